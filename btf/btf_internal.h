@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* btf_internal.h - what the files of btf/ share and nobody else sees. */
+#ifndef BTFENC_BTF_INTERNAL_H
+#define BTFENC_BTF_INTERNAL_H
+
+#include "btf.h"
+
+#include <errno.h>
+#include <stdarg.h>
+
+/* Largest string offset and type id the format can hold. */
+#define BTF_MAX_STR_OFFSET 0x7fffffffu
+#define BTF_MAX_NR_TYPES   0x7fffffffu
+
+/*
+ * Grows *@data (an array of @elem_sz elements with capacity *@cap) so that
+ * @cur_cnt + @add_cnt elements fit, zeroing new space, never past
+ * @max_cnt.  Returns a pointer to element @cur_cnt, or NULL.
+ */
+void *btf_add_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
+		  size_t add_cnt);
+
+/*
+ * A set of NUL-terminated strings in one buffer.  Adding a string already
+ * present returns its offset.  The hash index is built lazily, so a set
+ * loaded from a file keeps its exact bytes until something is added.
+ */
+struct strset {
+	char *data;
+	size_t len;
+	size_t cap;
+	uint32_t *index; /* open addressing: offset + 1, 0 = empty */
+	size_t index_cap;
+	size_t index_cnt;
+	bool indexed;
+};
+
+struct strset *strset__new(const void *init, size_t init_len);
+void strset__free(struct strset *set);
+/* Offset of @s, added if absent; negative errno on failure. */
+long strset__add_str(struct strset *set, const char *s);
+/* Offset of @s, or -ENOENT. */
+long strset__find_str(struct strset *set, const char *s);
+
+struct btf {
+	struct btf *base;
+	uint32_t start_id;
+	uint32_t start_str_off;
+
+	/* Type records of this BTF, native byte order, back to back. */
+	void *types;
+	size_t types_len;
+	size_t types_cap;
+	uint32_t *type_offs;
+	size_t type_offs_cap;
+	uint32_t nr_types;
+
+	struct strset *strs;
+
+	bool swapped;
+	size_t ptr_sz;
+};
+
+/* Reserves @size bytes for a new record at the end of the type data. */
+void *btf_add_type_mem(struct btf *btf, size_t size);
+/* Records the type reserved last (@size bytes) and returns its id. */
+int btf_commit_type(struct btf *btf, size_t size);
+/* Last type this BTF owns, or NULL. */
+struct btf_type *btf_last_type(struct btf *btf);
+
+/* Calls @fn on each type id field of @t; stops at a non-zero return. */
+int btf_type_visit_type_ids(struct btf_type *t, int (*fn)(uint32_t *id, void *ctx), void *ctx);
+/* Calls @fn on each string offset field of @t. */
+int btf_type_visit_str_offs(struct btf_type *t, int (*fn)(uint32_t *off, void *ctx), void *ctx);
+
+/* Swaps the byte order of one record in place; @t's header is native. */
+void btf_bswap_type_body(struct btf_type *t);
+void btf_bswap_type_hdr(struct btf_type *t);
+
+/* Formats one line and hands it to @log (no-op if @log is NULL). */
+void btf_log_printf(const struct btf_log *log, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* BTFENC_BTF_INTERNAL_H */

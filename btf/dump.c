@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dump.c - one text block per type, "[id] KIND 'name' key=value", with
+ * one tab-indented line per member.  Two dialects that differ in a few
+ * details: bpftool's `btf dump file F` (the default) and the BPF
+ * selftests' btf_helpers.c, in which the seeds state their expectations.
+ * The location kinds print the same in both.
+ */
+#include "btf_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+static const char *str_or_anon(const struct btf *btf, uint32_t off)
+{
+	const char *s;
+
+	if (!off)
+		return "(anon)";
+	s = btf__str_by_offset(btf, off);
+	return s ? s : "(invalid)";
+}
+
+static const char *int_enc_str(unsigned int enc)
+{
+	switch (enc) {
+	case 0:
+		return "(none)";
+	case BTF_INT_SIGNED:
+		return "SIGNED";
+	case BTF_INT_CHAR:
+		return "CHAR";
+	case BTF_INT_BOOL:
+		return "BOOL";
+	}
+	return "UNKN";
+}
+
+static const char *func_linkage_str(unsigned int linkage)
+{
+	switch (linkage) {
+	case BTF_FUNC_STATIC:
+		return "static";
+	case BTF_FUNC_GLOBAL:
+		return "global";
+	case BTF_FUNC_EXTERN:
+		return "extern";
+	}
+	return "(unknown)";
+}
+
+static const char *var_linkage_str(unsigned int linkage, enum btf_dump_style style)
+{
+	switch (linkage) {
+	case BTF_VAR_STATIC:
+		return "static";
+	case BTF_VAR_GLOBAL_ALLOCATED:
+		return style == BTF_DUMP_SELFTEST ? "global-alloc" : "global";
+	case BTF_VAR_GLOBAL_EXTERN:
+		return style == BTF_DUMP_SELFTEST ? "global-extern" : "extern";
+	}
+	return "(unknown)";
+}
+
+static void dump_members(const struct btf *btf, const struct btf_type *t, FILE *out)
+{
+	const struct btf_member *m = btf_type_body(t);
+	unsigned int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		uint32_t bit_off = btf_kflag(t) ? BTF_MEMBER_BIT_OFFSET(m->offset) : m->offset;
+		uint32_t bit_sz = btf_kflag(t) ? BTF_MEMBER_BITFIELD_SIZE(m->offset) : 0;
+
+		fprintf(out, "\n\t'%s' type_id=%u bits_offset=%u", str_or_anon(btf, m->name_off),
+			m->type, bit_off);
+		if (bit_sz)
+			fprintf(out, " bitfield_size=%u", bit_sz);
+	}
+}
+
+static void dump_enum(const struct btf_type *t, const struct btf *btf, FILE *out)
+{
+	const struct btf_enum *e = btf_type_body(t);
+	unsigned int i;
+
+	fprintf(out, " encoding=%s size=%u vlen=%u", btf_kflag(t) ? "SIGNED" : "UNSIGNED", t->size,
+		btf_vlen(t));
+	for (i = 0; i < btf_vlen(t); i++, e++) {
+		if (btf_kflag(t))
+			fprintf(out, "\n\t'%s' val=%d", str_or_anon(btf, e->name_off), e->val);
+		else
+			fprintf(out, "\n\t'%s' val=%u", str_or_anon(btf, e->name_off),
+				(uint32_t)e->val);
+	}
+}
+
+static void dump_enum64(const struct btf_type *t, const struct btf *btf, FILE *out,
+			enum btf_dump_style style)
+{
+	const struct btf_enum64 *e = btf_type_body(t);
+	bool bpftool = style == BTF_DUMP_BPFTOOL;
+	unsigned int i;
+
+	fprintf(out, " encoding=%s size=%u vlen=%u", btf_kflag(t) ? "SIGNED" : "UNSIGNED", t->size,
+		btf_vlen(t));
+	for (i = 0; i < btf_vlen(t); i++, e++) {
+		uint64_t v = btf_enum64_value(e);
+
+		if (btf_kflag(t))
+			fprintf(out, "\n\t'%s' val=%" PRId64 "%s", str_or_anon(btf, e->name_off),
+				(int64_t)v, bpftool ? "LL" : "");
+		else
+			fprintf(out, "\n\t'%s' val=%" PRIu64 "%s", str_or_anon(btf, e->name_off), v,
+				bpftool ? "ULL" : "");
+	}
+}
+
+static void dump_datasec(const struct btf_type *t, const struct btf *btf, FILE *out,
+			 enum btf_dump_style style)
+{
+	const struct btf_var_secinfo *v = btf_type_body(t);
+	unsigned int i;
+
+	fprintf(out, " size=%u vlen=%u", t->size, btf_vlen(t));
+	for (i = 0; i < btf_vlen(t); i++, v++) {
+		const struct btf_type *vt = btf__type_by_id(btf, v->type);
+
+		fprintf(out, "\n\ttype_id=%u offset=%u size=%u", v->type, v->offset, v->size);
+		if (style == BTF_DUMP_BPFTOOL && vt)
+			fprintf(out, " (%s '%s')", btf_kind_str(btf_kind(vt)),
+				str_or_anon(btf, vt->name_off));
+	}
+}
+
+static void dump_loc_param(const struct btf_type *t, FILE *out)
+{
+	const struct btf_loc_param *p = btf_type_body(t);
+
+	fprintf(out, " size=%d", (int32_t)t->size);
+	if (btf_kflag(t))
+		fprintf(out, " value=%" PRId64, (int64_t)btf_loc_param_value(t));
+	else
+		fprintf(out, " reg=%u flags=0x%x offset=%d", p->reg, p->flags, p->offset);
+}
+
+static void dump_locsec(const struct btf_type *t, const struct btf *btf, FILE *out)
+{
+	const struct btf_loc *l = btf_type_body(t);
+	unsigned int i;
+
+	fprintf(out, " vlen=%u", btf_vlen(t));
+	for (i = 0; i < btf_vlen(t); i++, l++)
+		fprintf(out, "\n\t'%s' func_proto_type_id=%u loc_proto_type_id=%u offset=%u",
+			str_or_anon(btf, l->name_off), l->func_proto, l->loc_proto, l->offset);
+}
+
+int btf__dump_type_style(const struct btf *btf, uint32_t id, FILE *out, enum btf_dump_style style)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	unsigned int i;
+
+	if (!t || !id)
+		return -EINVAL;
+	fprintf(out, "[%u] %s '%s'", id, btf_kind_str(btf_kind(t)), str_or_anon(btf, t->name_off));
+
+	switch ((enum btf_kind)btf_kind(t)) {
+	case BTF_KIND_INT: {
+		uint32_t v = *(const uint32_t *)btf_type_body(t);
+
+		fprintf(out, " size=%u bits_offset=%u nr_bits=%u encoding=%s", t->size,
+			BTF_INT_OFFSET(v), BTF_INT_BITS(v), int_enc_str(BTF_INT_ENCODING(v)));
+		break;
+	}
+	case BTF_KIND_PTR:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_TYPE_TAG:
+		fprintf(out, " type_id=%u", t->type);
+		break;
+	case BTF_KIND_ARRAY: {
+		const struct btf_array *a = btf_type_body(t);
+
+		fprintf(out, " type_id=%u index_type_id=%u nr_elems=%u", a->type, a->index_type,
+			a->nelems);
+		break;
+	}
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		fprintf(out, " size=%u vlen=%u", t->size, btf_vlen(t));
+		dump_members(btf, t, out);
+		break;
+	case BTF_KIND_ENUM:
+		dump_enum(t, btf, out);
+		break;
+	case BTF_KIND_ENUM64:
+		dump_enum64(t, btf, out, style);
+		break;
+	case BTF_KIND_FWD:
+		fprintf(out, " fwd_kind=%s", btf_kflag(t) ? "union" : "struct");
+		break;
+	case BTF_KIND_FUNC:
+		fprintf(out, " type_id=%u linkage=%s", t->type, func_linkage_str(btf_vlen(t)));
+		break;
+	case BTF_KIND_FUNC_PROTO: {
+		const struct btf_param *p = btf_type_body(t);
+
+		fprintf(out, " ret_type_id=%u vlen=%u", t->type, btf_vlen(t));
+		for (i = 0; i < btf_vlen(t); i++, p++)
+			fprintf(out, "\n\t'%s' type_id=%u", str_or_anon(btf, p->name_off), p->type);
+		break;
+	}
+	case BTF_KIND_VAR:
+		fprintf(out, " type_id=%u, linkage=%s", t->type,
+			var_linkage_str(((const struct btf_var *)btf_type_body(t))->linkage, style));
+		break;
+	case BTF_KIND_DATASEC:
+		dump_datasec(t, btf, out, style);
+		break;
+	case BTF_KIND_FLOAT:
+		fprintf(out, " size=%u", t->size);
+		break;
+	case BTF_KIND_DECL_TAG:
+		fprintf(out, " type_id=%u component_idx=%d", t->type,
+			((const struct btf_decl_tag *)btf_type_body(t))->component_idx);
+		break;
+	case BTF_KIND_LOC_PARAM:
+		dump_loc_param(t, out);
+		break;
+	case BTF_KIND_LOC_PROTO: {
+		const uint32_t *ids = btf_type_body(t);
+
+		fprintf(out, " vlen=%u", btf_vlen(t));
+		for (i = 0; i < btf_vlen(t); i++)
+			fprintf(out, "\n\ttype_id=%u", ids[i]);
+		break;
+	}
+	case BTF_KIND_LOCSEC:
+		dump_locsec(t, btf, out);
+		break;
+	case BTF_KIND_UNKN:
+	case NR_BTF_KINDS:
+		break;
+	}
+	return 0;
+}
+
+int btf__dump_type(const struct btf *btf, uint32_t id, FILE *out)
+{
+	return btf__dump_type_style(btf, id, out, BTF_DUMP_BPFTOOL);
+}
+
+char *btf__dump_type_str(const struct btf *btf, uint32_t id, enum btf_dump_style style)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int err;
+
+	if (!f)
+		return NULL;
+	err = btf__dump_type_style(btf, id, f, style);
+	fclose(f);
+	if (err) {
+		free(buf);
+		errno = -err;
+		return NULL;
+	}
+	return buf;
+}

@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * types.c - the type table: lifetime, lookup through the base chain,
+ * one builder per kind, and appending one BTF to another.
+ */
+#include "btf_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct btf *btf_new(struct btf *base)
+{
+	struct btf *btf = calloc(1, sizeof(*btf));
+
+	if (!btf)
+		return NULL;
+	btf->base = base;
+	btf->ptr_sz = base ? base->ptr_sz : 8;
+	if (base) {
+		btf->start_id = btf__type_cnt(base);
+		btf->start_str_off = base->start_str_off + base->strs->len;
+		btf->strs = strset__new(NULL, 0);
+	} else {
+		btf->start_id = 1;
+		btf->strs = strset__new("", 1);
+	}
+	if (!btf->strs) {
+		free(btf);
+		return NULL;
+	}
+	return btf;
+}
+
+struct btf *btf__new_empty(void)
+{
+	return btf_new(NULL);
+}
+
+struct btf *btf__new_empty_split(struct btf *base)
+{
+	if (!base) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return btf_new(base);
+}
+
+void btf__free(struct btf *btf)
+{
+	if (!btf)
+		return;
+	free(btf->types);
+	free(btf->type_offs);
+	strset__free(btf->strs);
+	free(btf);
+}
+
+uint32_t btf__type_cnt(const struct btf *btf)
+{
+	return btf->start_id + btf->nr_types;
+}
+
+uint32_t btf__start_id(const struct btf *btf)
+{
+	return btf->start_id;
+}
+
+uint32_t btf__start_str_off(const struct btf *btf)
+{
+	return btf->start_str_off;
+}
+
+const struct btf *btf__base_btf(const struct btf *btf)
+{
+	return btf->base;
+}
+
+bool btf__is_swapped(const struct btf *btf)
+{
+	return btf->swapped;
+}
+
+void btf__set_pointer_size(struct btf *btf, size_t size)
+{
+	btf->ptr_sz = size;
+}
+
+size_t btf__pointer_size(const struct btf *btf)
+{
+	return btf->ptr_sz;
+}
+
+static const struct btf_type void_type;
+
+const struct btf_type *btf__type_by_id(const struct btf *btf, uint32_t id)
+{
+	if (id == 0)
+		return &void_type;
+	while (btf && id < btf->start_id)
+		btf = btf->base;
+	if (!btf || id - btf->start_id >= btf->nr_types)
+		return NULL;
+	return (const struct btf_type *)((char *)btf->types + btf->type_offs[id - btf->start_id]);
+}
+
+struct btf_type *btf__type_by_id_mut(struct btf *btf, uint32_t id)
+{
+	if (id < btf->start_id || id - btf->start_id >= btf->nr_types)
+		return NULL;
+	return (struct btf_type *)((char *)btf->types + btf->type_offs[id - btf->start_id]);
+}
+
+const char *btf__str_by_offset(const struct btf *btf, uint32_t off)
+{
+	while (btf && off < btf->start_str_off)
+		btf = btf->base;
+	if (!btf || off - btf->start_str_off >= btf->strs->len)
+		return NULL;
+	return btf->strs->data + (off - btf->start_str_off);
+}
+
+const char *btf__name_by_id(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const char *s = t ? btf__str_by_offset(btf, t->name_off) : NULL;
+
+	return s ? s : "";
+}
+
+int btf__find_str(const struct btf *btf, const char *s)
+{
+	long off;
+
+	for (; btf; btf = btf->base) {
+		off = strset__find_str(btf->strs, s);
+		if (off >= 0)
+			return btf->start_str_off + off;
+		if (off != -ENOENT)
+			return off;
+	}
+	return -ENOENT;
+}
+
+int btf__add_str(struct btf *btf, const char *s)
+{
+	long off;
+
+	if (btf->base) {
+		off = btf__find_str(btf->base, s);
+		if (off >= 0)
+			return off;
+	}
+	off = strset__add_str(btf->strs, s);
+	if (off < 0)
+		return off;
+	if (btf->start_str_off + (uint64_t)off > BTF_MAX_STR_OFFSET)
+		return -E2BIG;
+	return btf->start_str_off + off;
+}
+
+/* Name offset for a builder: 0 for NULL or "". */
+static int name_off_of(struct btf *btf, const char *name)
+{
+	return name && name[0] ? btf__add_str(btf, name) : 0;
+}
+
+void *btf_add_type_mem(struct btf *btf, size_t size)
+{
+	return btf_add_mem(&btf->types, &btf->types_cap, 1, btf->types_len, UINT32_MAX, size);
+}
+
+int btf_commit_type(struct btf *btf, size_t size)
+{
+	uint32_t *off;
+
+	if (btf->start_id + btf->nr_types > BTF_MAX_NR_TYPES)
+		return -E2BIG;
+	off = btf_add_mem((void **)&btf->type_offs, &btf->type_offs_cap, sizeof(uint32_t),
+			  btf->nr_types, BTF_MAX_NR_TYPES, 1);
+	if (!off)
+		return -ENOMEM;
+	*off = btf->types_len;
+	btf->types_len += size;
+	btf->nr_types++;
+	return btf->start_id + btf->nr_types - 1;
+}
+
+struct btf_type *btf_last_type(struct btf *btf)
+{
+	if (!btf->nr_types)
+		return NULL;
+	return (struct btf_type *)((char *)btf->types + btf->type_offs[btf->nr_types - 1]);
+}
+
+/*
+ * Builders accept forward references (an encoder emits a member before
+ * the type it points to); btf__validate() checks ranges at the end.
+ */
+static bool id_ok(const struct btf *btf, int id)
+{
+	(void)btf;
+	return id >= 0;
+}
+
+/* A record with just a header: @kind, @name, @type_or_size. */
+static int add_simple(struct btf *btf, unsigned int kind, const char *name, bool kflag,
+		      uint32_t type_or_size)
+{
+	struct btf_type *t;
+	int name_off = name_off_of(btf, name);
+
+	if (name_off < 0)
+		return name_off;
+	t = btf_add_type_mem(btf, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->name_off = name_off;
+	t->info = btf_type_info(kind, 0, kflag);
+	t->size = type_or_size;
+	return btf_commit_type(btf, sizeof(*t));
+}
+
+/* Appends @size bytes of vlen item to the last type if it is @kind. */
+static void *add_vlen_item(struct btf *btf, unsigned int kind, size_t size)
+{
+	struct btf_type *t = btf_last_type(btf);
+	void *p;
+
+	if (!t || btf_kind(t) != kind || btf_vlen(t) == BTF_MAX_VLEN)
+		return NULL;
+	p = btf_add_type_mem(btf, size);
+	if (!p)
+		return NULL;
+	t = btf_last_type(btf);
+	t->info = btf_type_info(kind, btf_vlen(t) + 1, btf_kflag(t));
+	btf->types_len += size;
+	return p;
+}
+
+int btf__add_int(struct btf *btf, const char *name, size_t byte_sz, int encoding)
+{
+	struct btf_type *t;
+	int name_off;
+
+	if (!name || !name[0] || !byte_sz || byte_sz > 16)
+		return -EINVAL;
+	if (encoding & ~(BTF_INT_SIGNED | BTF_INT_CHAR | BTF_INT_BOOL))
+		return -EINVAL;
+	name_off = btf__add_str(btf, name);
+	if (name_off < 0)
+		return name_off;
+	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(uint32_t));
+	if (!t)
+		return -ENOMEM;
+	t->name_off = name_off;
+	t->info = btf_type_info(BTF_KIND_INT, 0, 0);
+	t->size = byte_sz;
+	*(uint32_t *)(t + 1) = (uint32_t)encoding << 24 | (byte_sz * 8);
+	return btf_commit_type(btf, sizeof(*t) + sizeof(uint32_t));
+}
+
+int btf__add_float(struct btf *btf, const char *name, size_t byte_sz)
+{
+	if (!name || !name[0])
+		return -EINVAL;
+	if (byte_sz != 2 && byte_sz != 4 && byte_sz != 8 && byte_sz != 12 && byte_sz != 16)
+		return -EINVAL;
+	return add_simple(btf, BTF_KIND_FLOAT, name, false, byte_sz);
+}
+
+static int add_ref(struct btf *btf, unsigned int kind, const char *name, int ref_type_id)
+{
+	if (!id_ok(btf, ref_type_id))
+		return -EINVAL;
+	return add_simple(btf, kind, name, false, ref_type_id);
+}
+
+int btf__add_ptr(struct btf *btf, int ref_type_id)
+{
+	return add_ref(btf, BTF_KIND_PTR, NULL, ref_type_id);
+}
+
+int btf__add_volatile(struct btf *btf, int ref_type_id)
+{
+	return add_ref(btf, BTF_KIND_VOLATILE, NULL, ref_type_id);
+}
+
+int btf__add_const(struct btf *btf, int ref_type_id)
+{
+	return add_ref(btf, BTF_KIND_CONST, NULL, ref_type_id);
+}
+
+int btf__add_restrict(struct btf *btf, int ref_type_id)
+{
+	return add_ref(btf, BTF_KIND_RESTRICT, NULL, ref_type_id);
+}
+
+int btf__add_typedef(struct btf *btf, const char *name, int ref_type_id)
+{
+	if (!name || !name[0])
+		return -EINVAL;
+	return add_ref(btf, BTF_KIND_TYPEDEF, name, ref_type_id);
+}
+
+int btf__add_type_tag(struct btf *btf, const char *value, int ref_type_id)
+{
+	if (!value || !value[0])
+		return -EINVAL;
+	return add_ref(btf, BTF_KIND_TYPE_TAG, value, ref_type_id);
+}
+
+int btf__add_func(struct btf *btf, const char *name, enum btf_func_linkage linkage,
+		  int proto_type_id)
+{
+	int id;
+
+	if (!name || !name[0] || linkage > BTF_FUNC_EXTERN)
+		return -EINVAL;
+	id = add_ref(btf, BTF_KIND_FUNC, name, proto_type_id);
+	if (id > 0) {
+		struct btf_type *t = btf_last_type(btf);
+
+		t->info = btf_type_info(BTF_KIND_FUNC, linkage, 0);
+	}
+	return id;
+}
+
+int btf__add_array(struct btf *btf, int index_type_id, int elem_type_id, uint32_t nr_elems)
+{
+	struct btf_type *t;
+	struct btf_array *a;
+
+	if (!id_ok(btf, index_type_id) || !id_ok(btf, elem_type_id))
+		return -EINVAL;
+	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(*a));
+	if (!t)
+		return -ENOMEM;
+	t->name_off = 0;
+	t->info = btf_type_info(BTF_KIND_ARRAY, 0, 0);
+	t->size = 0;
+	a = btf_type_body(t);
+	a->type = elem_type_id;
+	a->index_type = index_type_id;
+	a->nelems = nr_elems;
+	return btf_commit_type(btf, sizeof(*t) + sizeof(*a));
+}
+
+int btf__add_struct(struct btf *btf, const char *name, uint32_t byte_sz)
+{
+	return add_simple(btf, BTF_KIND_STRUCT, name, false, byte_sz);
+}
+
+int btf__add_union(struct btf *btf, const char *name, uint32_t byte_sz)
+{
+	return add_simple(btf, BTF_KIND_UNION, name, false, byte_sz);
+}
+
+int btf__add_field(struct btf *btf, const char *name, int field_type_id, uint32_t bit_offset,
+		   uint32_t bit_size)
+{
+	struct btf_type *t = btf_last_type(btf);
+	struct btf_member *m;
+	bool is_bitfield;
+	int name_off;
+
+	if (!t || (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION))
+		return -EINVAL;
+	if (!id_ok(btf, field_type_id) || bit_size > 255)
+		return -EINVAL;
+	is_bitfield = bit_size || (bit_offset % 8 != 0);
+	if (is_bitfield && bit_offset > 0xffffff)
+		return -EINVAL;
+	/* Once one member needs the bitfield encoding, all do: kflag=1. */
+	if (is_bitfield && !btf_kflag(t)) {
+		struct btf_member *old = btf_type_body(t);
+		unsigned int i;
+
+		for (i = 0; i < btf_vlen(t); i++)
+			if (old[i].offset > 0xffffff)
+				return -EINVAL;
+		t->info |= 1u << 31;
+	}
+	name_off = name_off_of(btf, name);
+	if (name_off < 0)
+		return name_off;
+	m = add_vlen_item(btf, btf_kind(t), sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->name_off = name_off;
+	m->type = field_type_id;
+	m->offset = bit_offset | (bit_size << 24);
+	return 0;
+}
+
+int btf__add_enum(struct btf *btf, const char *name, uint32_t byte_sz)
+{
+	if (byte_sz != 1 && byte_sz != 2 && byte_sz != 4 && byte_sz != 8)
+		return -EINVAL;
+	return add_simple(btf, BTF_KIND_ENUM, name, false, byte_sz);
+}
+
+int btf__add_enum_value(struct btf *btf, const char *name, int64_t value)
+{
+	struct btf_type *t = btf_last_type(btf);
+	struct btf_enum *e;
+	int name_off;
+
+	if (!t || btf_kind(t) != BTF_KIND_ENUM || !name || !name[0])
+		return -EINVAL;
+	if (value < INT32_MIN || value > UINT32_MAX)
+		return -E2BIG;
+	name_off = btf__add_str(btf, name);
+	if (name_off < 0)
+		return name_off;
+	e = add_vlen_item(btf, BTF_KIND_ENUM, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->name_off = name_off;
+	e->val = (int32_t)value;
+	if (value < 0) {
+		t = btf_last_type(btf);
+		t->info |= 1u << 31;
+	}
+	return 0;
+}
+
+int btf__add_enum64(struct btf *btf, const char *name, uint32_t byte_sz, bool is_signed)
+{
+	if (byte_sz != 1 && byte_sz != 2 && byte_sz != 4 && byte_sz != 8)
+		return -EINVAL;
+	return add_simple(btf, BTF_KIND_ENUM64, name, is_signed, byte_sz);
+}
+
+int btf__add_enum64_value(struct btf *btf, const char *name, uint64_t value)
+{
+	struct btf_type *t = btf_last_type(btf);
+	struct btf_enum64 *e;
+	int name_off;
+
+	if (!t || btf_kind(t) != BTF_KIND_ENUM64 || !name || !name[0])
+		return -EINVAL;
+	name_off = btf__add_str(btf, name);
+	if (name_off < 0)
+		return name_off;
+	e = add_vlen_item(btf, BTF_KIND_ENUM64, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->name_off = name_off;
+	e->val_lo32 = (uint32_t)value;
+	e->val_hi32 = value >> 32;
+	return 0;
+}
+
+int btf__add_fwd(struct btf *btf, const char *name, enum btf_fwd_kind fwd_kind)
+{
+	if (!name || !name[0])
+		return -EINVAL;
+	switch (fwd_kind) {
+	case BTF_FWD_STRUCT:
+	case BTF_FWD_UNION:
+		return add_simple(btf, BTF_KIND_FWD, name, fwd_kind == BTF_FWD_UNION, 0);
+	case BTF_FWD_ENUM:
+		/* A forward enum is an ENUM with no values, as in libbpf. */
+		return btf__add_enum(btf, name, sizeof(int));
+	}
+	return -EINVAL;
+}
+
+int btf__add_func_proto(struct btf *btf, int ret_type_id)
+{
+	return add_ref(btf, BTF_KIND_FUNC_PROTO, NULL, ret_type_id);
+}
+
+int btf__add_func_param(struct btf *btf, const char *name, int type_id)
+{
+	struct btf_param *p;
+	int name_off;
+
+	if (!id_ok(btf, type_id))
+		return -EINVAL;
+	name_off = name_off_of(btf, name);
+	if (name_off < 0)
+		return name_off;
+	p = add_vlen_item(btf, BTF_KIND_FUNC_PROTO, sizeof(*p));
+	if (!p)
+		return -EINVAL;
+	p->name_off = name_off;
+	p->type = type_id;
+	return 0;
+}
+
+int btf__add_var(struct btf *btf, const char *name, int linkage, int type_id)
+{
+	struct btf_type *t;
+	int name_off;
+
+	if (!name || !name[0] || linkage < BTF_VAR_STATIC || linkage > BTF_VAR_GLOBAL_EXTERN)
+		return -EINVAL;
+	if (!id_ok(btf, type_id))
+		return -EINVAL;
+	name_off = btf__add_str(btf, name);
+	if (name_off < 0)
+		return name_off;
+	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(struct btf_var));
+	if (!t)
+		return -ENOMEM;
+	t->name_off = name_off;
+	t->info = btf_type_info(BTF_KIND_VAR, 0, 0);
+	t->type = type_id;
+	((struct btf_var *)(t + 1))->linkage = linkage;
+	return btf_commit_type(btf, sizeof(*t) + sizeof(struct btf_var));
+}
+
+int btf__add_datasec(struct btf *btf, const char *name, uint32_t byte_sz)
+{
+	if (!name || !name[0])
+		return -EINVAL;
+	return add_simple(btf, BTF_KIND_DATASEC, name, false, byte_sz);
+}
+
+int btf__add_datasec_var_info(struct btf *btf, int var_type_id, uint32_t offset, uint32_t byte_sz)
+{
+	struct btf_var_secinfo *v;
+
+	if (!id_ok(btf, var_type_id))
+		return -EINVAL;
+	v = add_vlen_item(btf, BTF_KIND_DATASEC, sizeof(*v));
+	if (!v)
+		return -EINVAL;
+	v->type = var_type_id;
+	v->offset = offset;
+	v->size = byte_sz;
+	return 0;
+}
+
+int btf__add_decl_tag(struct btf *btf, const char *value, int ref_type_id, int component_idx)
+{
+	struct btf_type *t;
+	int name_off;
+
+	if (!value || !value[0] || component_idx < -1 || !id_ok(btf, ref_type_id))
+		return -EINVAL;
+	name_off = btf__add_str(btf, value);
+	if (name_off < 0)
+		return name_off;
+	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(struct btf_decl_tag));
+	if (!t)
+		return -ENOMEM;
+	t->name_off = name_off;
+	t->info = btf_type_info(BTF_KIND_DECL_TAG, 0, 0);
+	t->type = ref_type_id;
+	((struct btf_decl_tag *)(t + 1))->component_idx = component_idx;
+	return btf_commit_type(btf, sizeof(*t) + sizeof(struct btf_decl_tag));
+}
+
+int btf__add_loc_param(struct btf *btf, int32_t size, bool is_value, uint64_t value, uint16_t reg,
+		       uint16_t flags, int32_t offset)
+{
+	int32_t abs_sz = size < 0 ? -size : size;
+	struct btf_loc_param *p;
+	struct btf_type *t;
+
+	if (abs_sz != 1 && abs_sz != 2 && abs_sz != 4 && abs_sz != 8)
+		return -EINVAL;
+	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(*p));
+	if (!t)
+		return -ENOMEM;
+	t->name_off = 0;
+	t->info = btf_type_info(BTF_KIND_LOC_PARAM, 0, is_value);
+	t->size = (uint32_t)size;
+	p = btf_type_body(t);
+	if (is_value) {
+		p->val_lo32 = (uint32_t)value;
+		p->val_hi32 = value >> 32;
+	} else {
+		p->reg = reg;
+		p->flags = flags;
+		p->offset = offset;
+	}
+	return btf_commit_type(btf, sizeof(*t) + sizeof(*p));
+}
+
+int btf__add_loc_proto(struct btf *btf)
+{
+	return add_simple(btf, BTF_KIND_LOC_PROTO, NULL, false, 0);
+}
+
+int btf__add_loc_proto_param(struct btf *btf, uint32_t id)
+{
+	uint32_t *p;
+
+	if (!id_ok(btf, (int)id))
+		return -EINVAL;
+	p = add_vlen_item(btf, BTF_KIND_LOC_PROTO, sizeof(*p));
+	if (!p)
+		return -EINVAL;
+	*p = id;
+	return 0;
+}
+
+int btf__add_locsec(struct btf *btf, const char *name)
+{
+	return add_simple(btf, BTF_KIND_LOCSEC, name, false, 0);
+}
+
+int btf__add_locsec_loc(struct btf *btf, const char *name, uint32_t func_proto, uint32_t loc_proto,
+			uint32_t offset)
+{
+	struct btf_type *t = btf_last_type(btf);
+	struct btf_loc *l;
+	int name_off;
+
+	if (!t || btf_kind(t) != BTF_KIND_LOCSEC || !name || !name[0])
+		return -EINVAL;
+	if (!id_ok(btf, (int)func_proto) || !id_ok(btf, (int)loc_proto))
+		return -EINVAL;
+	name_off = btf__add_str(btf, name);
+	if (name_off < 0)
+		return name_off;
+	l = add_vlen_item(btf, BTF_KIND_LOCSEC, sizeof(*l));
+	if (!l)
+		return -E2BIG;
+	l->name_off = name_off;
+	l->func_proto = func_proto;
+	l->loc_proto = loc_proto;
+	l->offset = offset;
+	return 0;
+}
+
+struct add_btf_ctx {
+	struct btf *dst;
+	const struct btf *src;
+	uint32_t id_delta;
+	int err;
+};
+
+static int remap_id(uint32_t *id, void *arg)
+{
+	struct add_btf_ctx *c = arg;
+
+	if (*id >= c->src->start_id)
+		*id += c->id_delta;
+	return 0;
+}
+
+static int remap_str(uint32_t *off, void *arg)
+{
+	struct add_btf_ctx *c = arg;
+	const char *s;
+	int new_off;
+
+	if (!*off)
+		return 0;
+	s = btf__str_by_offset(c->src, *off);
+	if (!s)
+		return -EINVAL;
+	new_off = btf__add_str(c->dst, s);
+	if (new_off < 0)
+		return new_off;
+	*off = new_off;
+	return 0;
+}
+
+int btf__add_btf(struct btf *dst, const struct btf *src)
+{
+	size_t old_len = dst->types_len;
+	uint32_t old_nr = dst->nr_types, i;
+	struct add_btf_ctx c = { dst, src, 0, 0 };
+	int first_id = btf__type_cnt(dst);
+	int err = 0;
+
+	c.id_delta = first_id - src->start_id;
+	if (!btf_add_type_mem(dst, src->types_len))
+		return -ENOMEM;
+	if (!btf_add_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
+			 dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types))
+		return -ENOMEM;
+	for (i = 0; i < src->nr_types; i++) {
+		const struct btf_type *st = btf__type_by_id(src, src->start_id + i);
+		long sz = btf_type_size(st);
+		struct btf_type *t;
+
+		if (sz < 0) {
+			err = -EINVAL;
+			goto fail;
+		}
+		t = (struct btf_type *)((char *)dst->types + dst->types_len);
+		memcpy(t, st, sz);
+		err = btf_type_visit_type_ids(t, remap_id, &c);
+		if (!err)
+			err = btf_type_visit_str_offs(t, remap_str, &c);
+		if (err)
+			goto fail;
+		dst->type_offs[dst->nr_types++] = dst->types_len;
+		dst->types_len += sz;
+	}
+	return first_id;
+fail:
+	/* Drop the types appended; strings already added stay, unreferenced. */
+	dst->types_len = old_len;
+	dst->nr_types = old_nr;
+	return err;
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cli.c - the error sink and BTF chain loading shared by subcommands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_verbose;
+
+void cli_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("btfenc: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!cli_verbose)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void log_to_err(void *ctx, const char *msg)
+{
+	cli_err("%s", msg);
+}
+
+const struct btf_log cli_log = { log_to_err, NULL };
+
+void cli_free_chain(struct btf **chain, int n)
+{
+	/* Children first: each points at its parent. */
+	while (n-- > 0)
+		btf__free(chain[n]);
+	free(chain);
+}
+
+int cli_load_chain(char **bases, int nr_bases, const char *path, const char *sec,
+		   struct btf ***chain)
+{
+	struct btf **c = calloc(nr_bases + 1, sizeof(*c));
+	struct btf *parent = NULL;
+	int i;
+
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i <= nr_bases; i++) {
+		const char *p = i < nr_bases ? bases[i] : path;
+
+		c[i] = btf__parse_file(p, i < nr_bases ? NULL : sec, parent, &cli_log);
+		if (!c[i]) {
+			int err = -errno;
+
+			cli_free_chain(c, i);
+			return err;
+		}
+		parent = c[i];
+	}
+	*chain = c;
+	return 0;
+}

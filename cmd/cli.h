@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cli.h - what the files of cmd/ share: the one error sink and subcommands. */
+#ifndef BTFENC_CLI_H
+#define BTFENC_CLI_H
+
+#include "../btf/btf.h"
+
+/* Prints "btfenc: <message>" on stderr: the only way cmd/ reports errors. */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A btf_log that sends each line to cli_err(). */
+extern const struct btf_log cli_log;
+/* Set by -V/--verbose: cli_info() prints only then. */
+extern int cli_verbose;
+void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Loads a chain of BTF: each of @bases[0..nr_bases) on top of the one
+ * before (oldest parent first), then @path (section @sec, NULL = .BTF) on
+ * top of the last.  On success *@chain holds nr_bases + 1 objects, the
+ * last being @path's; free with cli_free_chain().
+ */
+int cli_load_chain(char **bases, int nr_bases, const char *path, const char *sec,
+		   struct btf ***chain);
+void cli_free_chain(struct btf **chain, int n);
+
+int cmd_dump(int argc, char **argv);
+int cmd_inlines(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+
+#endif /* BTFENC_CLI_H */

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* dw_internal.h - what the files of dwarf/ share and nobody else sees. */
+#ifndef BTFENC_DW_INTERNAL_H
+#define BTFENC_DW_INTERNAL_H
+
+#include "dw.h"
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+struct dw_types; /* types.c's private DIE -> BTF id map */
+
+/* Per-CU decoding state, alive during one dw_cu_decode() call. */
+struct dw_cu_ctx {
+	struct dw_file *file;
+	Dwarf *dw;
+	Dwarf_Die cu_die;
+	uint8_t addr_size;
+	struct dw_cu *cu;
+	const struct dw_opts *opts;
+	const struct btf_log *log;
+	struct dw_types *types;
+	/* Capacities of the growing arrays in *cu. */
+	size_t funcs_cap, vars_cap, params_cap, tags_cap, sites_cap, locs_cap;
+};
+
+/*
+ * types.c: the local BTF id of type DIE @die in ctx->cu->btf, encoding it
+ * (and what it refers to) on first use.  A DIE in another CU (LTO,
+ * DW_FORM_ref_addr) is encoded into this CU's BTF too.  @die NULL = void.
+ * Returns 0 and sets *@id, or a negative errno.
+ */
+int dw_type_id(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
+
+/* Local BTF string offset of @s in ctx->cu->btf. */
+int dw_str(struct dw_cu_ctx *ctx, const char *s);
+
+/*
+ * cu.c: appends to ctx->cu's arrays, growing them; each returns the new
+ * element's index, or a negative errno.
+ */
+long dw_cu_add_param(struct dw_cu_ctx *ctx, const struct dw_param *p);
+long dw_cu_add_site(struct dw_cu_ctx *ctx, const struct dw_site *s);
+long dw_cu_add_loc(struct dw_cu_ctx *ctx, const struct dw_loc *l);
+
+/*
+ * sites.c: records one DW_TAG_inlined_subroutine DIE @die as a dw_site
+ * (its origin's prototype, its address, one dw_loc per prototype
+ * parameter).  cu.c calls it for every such DIE at any depth, nested ones
+ * included, in DIE order.  A site it cannot use (no origin, no address) is
+ * skipped, returning 0; a negative errno only for allocation failure.
+ */
+int dw_site_collect(struct dw_cu_ctx *ctx, Dwarf_Die *die);
+
+/*
+ * loc.c: maps one DWARF location expression, valid at the site, to a
+ * dw_loc of the given value size (@size bytes, negative = signed).  Pure:
+ * no libdw state beyond the ops, so it is fuzzable.  Frame-base relative
+ * expressions come out as DW_LOC_FBREG for the caller to resolve.
+ */
+void dw_loc_from_expr(const Dwarf_Op *ops, size_t nops, int size, struct dw_loc *out);
+
+#endif /* BTFENC_DW_INTERNAL_H */
