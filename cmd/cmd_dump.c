@@ -2,9 +2,11 @@
 /* cmd_dump.c - `btfenc dump [--base F]... [--section S] [--selftest] FILE` */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void dump_usage(FILE *f)
 {
@@ -69,7 +71,12 @@ int cmd_dump(int argc, char **argv)
 		putchar('\n');
 	}
 	cli_free_chain(chain, nr_bases + 1);
-	ret = fflush(stdout) ? 1 : 0;
+	/* A full disk or closed pipe shows only here, stdout being buffered. */
+	if (fflush(stdout) || ferror(stdout)) {
+		cli_err("%s: writing the dump: %s", argv[optind], strerror(errno));
+		goto out;
+	}
+	ret = 0;
 out:
 	free(bases);
 	return ret;

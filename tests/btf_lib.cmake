@@ -17,3 +17,27 @@ set(BTF_LIB_REFERENCE ${CMAKE_SOURCE_DIR}/../shared/reference)
 add_test(NAME btf_roundtrip_vmlinux COMMAND test_roundtrip elf ${BTF_LIB_VMLINUX})
 add_test(NAME btf_roundtrip_rfc COMMAND test_roundtrip rfc ${BTF_LIB_REFERENCE}/rfc-pahole)
 set_tests_properties(btf_roundtrip_vmlinux btf_roundtrip_rfc PROPERTIES SKIP_RETURN_CODE 77)
+
+# `btfenc dump` against `bpftool btf dump file`, line for line.
+set(BTF_LIB_DUMP_VS_BPFTOOL sh ${TESTS_DIR}/dump_vs_bpftool.sh)
+set(BTF_LIB_MODDIR /usr/lib/debug/lib/modules/6.1.0-57-cloud-amd64/kernel)
+add_test(NAME btf_dump_bpftool_fixture
+	 COMMAND ${BTF_LIB_DUMP_VS_BPFTOOL} fixture ${BTFENC_BIN} ${TESTS_DIR}
+		 $<TARGET_FILE:test_roundtrip>)
+add_test(NAME btf_dump_bpftool_sys COMMAND ${BTF_LIB_DUMP_VS_BPFTOOL} sys ${BTFENC_BIN})
+add_test(NAME btf_dump_bpftool_vmlinux
+	 COMMAND ${BTF_LIB_DUMP_VS_BPFTOOL} vmlinux ${BTFENC_BIN} ${BTF_LIB_VMLINUX}
+		 ${BTF_LIB_MODDIR})
+add_test(NAME btf_dump_bpftool_pahole131
+	 COMMAND ${BTF_LIB_DUMP_VS_BPFTOOL} pahole131 ${BTFENC_BIN}
+		 ${BTF_LIB_REFERENCE}/pahole-1.31 ${BTF_LIB_VMLINUX})
+add_test(NAME btf_dump_multisplit_rfc
+	 COMMAND ${BTF_LIB_DUMP_VS_BPFTOOL} multisplit ${BTFENC_BIN}
+		 ${BTF_LIB_REFERENCE}/rfc-pahole)
+set_tests_properties(btf_dump_bpftool_fixture btf_dump_bpftool_sys btf_dump_bpftool_vmlinux
+		     btf_dump_bpftool_pahole131 btf_dump_multisplit_rfc
+		     PROPERTIES SKIP_RETURN_CODE 77)
+
+# Errors of `btfenc dump`: status 1, nothing on stdout, one line naming the file.
+add_test(NAME btf_dump_cli
+	 COMMAND sh ${TESTS_DIR}/test_dump_cli.sh ${BTFENC_BIN} $<TARGET_FILE:test_roundtrip>)

@@ -8,6 +8,10 @@
  *   test_roundtrip elf FILE     the .BTF section of an ELF file (vmlinux)
  *   test_roundtrip rfc DIR      the RFC pahole's vmlinux/xfs/drop_monitor
  *                               .BTF and .BTF.extra chains
+ *   test_roundtrip write-std F [swapped]
+ *                               writes kinds 1..19 built with the builders
+ *                               to F, in native or the other byte order
+ *                               (for the dump tests)
  *
  * For each BTF: the native image parses back (not swapped) and writes
  * the same bytes; the swapped image parses back (swapped), dumps the
@@ -185,11 +189,11 @@ out:
 		__r;                                                                               \
 	})
 
-/* Types [1]..[n] of every kind, LOC_PARAM in all its forms. */
-static struct btf *build_all_kinds(void)
+/* Types [1]..[25]: every kind bpftool 7.1 knows (1..19). */
+static struct btf *build_std_kinds(void)
 {
 	struct btf *btf = btf__new_empty();
-	int i_int, i_char, i_s, i_proto, i_var, i_lp_reg, i_lp_neg, i_lp_deref, i_lp_val, i_lproto;
+	int i_int, i_char, i_s, i_proto, i_var;
 
 	if (!btf)
 		return NULL;
@@ -230,6 +234,17 @@ static struct btf *build_all_kinds(void)
 	ADD(btf__add_enum64_value(btf, "BIG", 0xfedcba9876543210ULL));
 	ADD(btf__add_enum64(btf, "se64", 8, true));
 	ADD(btf__add_enum64_value(btf, "MIN", 0x8000000000000000ULL));
+	return btf;
+}
+
+/* Types [1]..[33]: the above plus LOC_PARAM in all its forms, LOC_PROTO, LOCSEC. */
+static struct btf *build_all_kinds(void)
+{
+	struct btf *btf = build_std_kinds();
+	int i_lp_reg, i_lp_neg, i_lp_deref, i_lp_val, i_lproto;
+
+	if (!btf)
+		return NULL;
 	/* LOC_PARAM: register, register+negative offset, DEREF, constants. */
 	i_lp_reg = ADD(btf__add_loc_param(btf, 8, false, 0, 5, 0, 0));
 	i_lp_neg = ADD(btf__add_loc_param(btf, -4, false, 0, 7, 0, -24));
@@ -244,8 +259,8 @@ static struct btf *build_all_kinds(void)
 	ADD(btf__add_loc_proto_param(btf, i_lp_deref));
 	ADD(btf__add_loc_proto_param(btf, i_lp_val));
 	ADD(btf__add_locsec(btf, ".text"));					/* LOCSEC */
-	ADD(btf__add_locsec_loc(btf, "f", i_proto, i_lproto, 0x10));
-	ADD(btf__add_locsec_loc(btf, "f", i_proto, i_lproto, 0xfffffff0));
+	ADD(btf__add_locsec_loc(btf, "f", 15, i_lproto, 0x10));
+	ADD(btf__add_locsec_loc(btf, "f", 15, i_lproto, 0xfffffff0));
 	return btf;
 }
 
@@ -548,6 +563,28 @@ static int test_rfc(const char *dir)
 	return failures ? 1 : 0;
 }
 
+/* Writes the standard kinds as raw BTF, for comparing dumps with bpftool. */
+static int write_std(const char *path, bool swap)
+{
+	struct btf *btf = build_std_kinds();
+	struct image im = {};
+	FILE *f;
+	int ret = 1;
+
+	if (!btf || !write_image(btf, swap, &im))
+		goto out;
+	f = fopen(path, "w");
+	if (!CHECK(f, "%s: cannot create", path))
+		goto out;
+	if (fwrite(im.data, 1, im.size, f) == im.size && !fclose(f))
+		ret = 0;
+	CHECK(!ret, "%s: write failed", path);
+out:
+	image_free(&im);
+	btf__free(btf);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "kinds"))
@@ -556,6 +593,9 @@ int main(int argc, char **argv)
 		return test_elf(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "rfc"))
 		return test_rfc(argv[2]);
-	fprintf(stderr, "usage: test_roundtrip kinds | elf FILE | rfc DIR\n");
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "write-std"))
+		return write_std(argv[2], argc == 4 && !strcmp(argv[3], "swapped"));
+	fprintf(stderr,
+		"usage: test_roundtrip kinds | elf FILE | rfc DIR | write-std FILE [swapped]\n");
 	return 2;
 }
