@@ -152,7 +152,11 @@ mode_pahole131() {
 	need_tool bpftool
 	[ -r "$ref/vmlinux.btf" ] || skip "$ref/vmlinux.btf not found"
 	compare "pahole 1.31 vmlinux.btf" "$ref/vmlinux.btf"
-	[ -r "$vmlinux" ] || skip "$vmlinux not readable: modules not compared"
+	# The module files are split on the debug ELF's .BTF, not on vmlinux.btf.
+	if [ ! -r "$vmlinux" ]; then
+		echo "note: $vmlinux not readable: module .btf files not compared"
+		return
+	fi
 	for m in crc7 tunnel6 ipvtap drop_monitor xfs btrfs; do
 		compare "pahole 1.31 $m.btf" "$ref/$m.btf" "$vmlinux"
 	done
