@@ -13,7 +13,8 @@ add_test(NAME btf_roundtrip_kinds COMMAND test_roundtrip kinds)
 
 # Debian's linux-image-6.1.0-57-cloud-amd64-dbg; absent in CI.
 set(BTF_LIB_VMLINUX /usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64)
-set(BTF_LIB_REFERENCE ${CMAKE_SOURCE_DIR}/../shared/reference)
+set(BTF_LIB_REFERENCE ${CMAKE_SOURCE_DIR}/../shared/reference CACHE PATH
+    "reference outputs: pahole-1.31/ and rfc-pahole/ (tests skip if absent)")
 add_test(NAME btf_roundtrip_vmlinux COMMAND test_roundtrip elf ${BTF_LIB_VMLINUX})
 add_test(NAME btf_roundtrip_rfc COMMAND test_roundtrip rfc ${BTF_LIB_REFERENCE}/rfc-pahole)
 set_tests_properties(btf_roundtrip_vmlinux btf_roundtrip_rfc PROPERTIES SKIP_RETURN_CODE 77)
