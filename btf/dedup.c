@@ -1,0 +1,1197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dedup.c - BTF deduplication with libbpf's btf__dedup() semantics (the
+ * libbpf 1.1 flavour), extended to the location kinds.
+ *
+ * Phases, each over the types this BTF owns, in id order:
+ *
+ * 1. Strings: every string offset is rewritten into a fresh string table
+ *    holding only referenced strings in first-use order; strings the base
+ *    chain already has point there.  Afterwards equal name offsets mean
+ *    equal names, so no later phase compares string bytes.
+ * 2. Primitives (INT, FLOAT, FWD, ENUM, ENUM64, LOC_PARAM): exact match
+ *    against canonical candidates of the same hash.  An ENUM without values
+ *    (a forward enum) and a full ENUM of the same name, kind, size and
+ *    signedness are compatible: the forward one maps to the full one.
+ * 3. STRUCT/UNION: for each candidate with the same shallow shape, a
+ *    side-by-side DFS of both type graphs builds a hypothetical map from
+ *    canonical-graph ids to candidate-graph ids; a contradiction (one
+ *    canonical type mapped to two candidates) means "not equivalent".
+ *    A FWD in either graph matches a STRUCT/UNION of its name and kind;
+ *    when the graphs are equivalent such pairs become permanent FWD ->
+ *    STRUCT/UNION mappings.  Example, two CUs:
+ *        CU1: struct S; struct A { struct S *s; };
+ *        CU2: struct S { int x; }; struct A { struct S *s; };
+ *    CU2's A is checked against CU1's A; the walk pairs FWD S with
+ *    STRUCT S, so both A's merge and FWD S resolves to CU2's S.
+ *    Then a FWD still unresolved takes the one canonical STRUCT/UNION of
+ *    its name and kind, when that name is unique (libbpf 1.1 does so).
+ * 4. Reference kinds (PTR, TYPEDEF, modifiers, TYPE_TAG, ARRAY, FUNC,
+ *    FUNC_PROTO, DECL_TAG, LOC_PROTO): depth-first, referenced ids are
+ *    first replaced by their canonical ids, then the type is compared
+ *    exactly (ids included).  C has no cycle that avoids a struct, and
+ *    structs are final by now, so the recursion ends.
+ * 5. Compaction: canonical types are kept in their original order.
+ * 6. Remapping: every id field is rewritten to the kept type's new id.
+ *
+ * VAR, DATASEC and LOCSEC are never merged; only their references move.
+ * Base types (split BTF) are canonical by definition and never change.
+ *
+ * The work happens on copies of the type records and a new string set;
+ * the BTF is only touched once everything succeeded.
+ */
+#include "btf_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ID_UNPROCESSED UINT32_MAX
+#define ID_IN_PROGRESS (UINT32_MAX - 1)
+
+/*
+ * Canonical candidates by signature hash: a multimap with open
+ * addressing over an append-only entry array.  Entries with equal hashes
+ * are visited in insertion order, also after growth, which keeps the
+ * choice among several candidates deterministic.
+ */
+struct cand_table {
+	uint64_t *hashes;
+	uint32_t *ids;
+	size_t cnt;
+	size_t cap;
+	uint32_t *slots; /* entry index + 1, 0 = empty */
+	size_t mask;
+};
+
+struct dedup {
+	struct btf *btf;
+	uint32_t start_id;
+	uint32_t type_cnt;
+	/* Working copy of the own type records, and every type by id. */
+	char *types;
+	size_t types_cap;
+	struct btf_type **tp;
+	uint32_t *map;
+	uint32_t *hypot_map;
+	uint32_t *hypot_list;
+	size_t hypot_cnt;
+	size_t hypot_cap;
+	/* The equivalence found would need a base FWD resolved: refuse it. */
+	bool hypot_adjust_canon;
+	struct cand_table tab;
+	/* String phase: the new set, and old own offset -> new offset + 1. */
+	struct strset *strs;
+	uint32_t *str_map;
+};
+
+static uint64_t hmix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 31);
+}
+
+/* ---- candidate table ---- */
+
+static int table_rehash(struct cand_table *tab, size_t nr_slots)
+{
+	uint32_t *slots = calloc(nr_slots, sizeof(*slots));
+	size_t i, mask = nr_slots - 1;
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < tab->cnt; i++) {
+		size_t pos = tab->hashes[i] & mask;
+
+		while (slots[pos])
+			pos = (pos + 1) & mask;
+		slots[pos] = i + 1;
+	}
+	free(tab->slots);
+	tab->slots = slots;
+	tab->mask = mask;
+	return 0;
+}
+
+static int table_add(struct cand_table *tab, uint64_t h, uint32_t id)
+{
+	size_t pos;
+
+	if (tab->cnt == tab->cap) {
+		size_t cap = tab->cap ? tab->cap * 2 : 1024;
+		uint64_t *hashes = realloc(tab->hashes, cap * sizeof(*hashes));
+		uint32_t *ids;
+
+		if (!hashes)
+			return -ENOMEM;
+		tab->hashes = hashes;
+		ids = realloc(tab->ids, cap * sizeof(*ids));
+		if (!ids)
+			return -ENOMEM;
+		tab->ids = ids;
+		tab->cap = cap;
+	}
+	/* Keep the load factor at most 1/2. */
+	if (!tab->slots || (tab->cnt + 1) * 2 > tab->mask + 1) {
+		int err = table_rehash(tab, tab->slots ? (tab->mask + 1) * 2 : 2048);
+
+		if (err)
+			return err;
+	}
+	tab->hashes[tab->cnt] = h;
+	tab->ids[tab->cnt] = id;
+	pos = h & tab->mask;
+	while (tab->slots[pos])
+		pos = (pos + 1) & tab->mask;
+	tab->slots[pos] = ++tab->cnt;
+	return 0;
+}
+
+static void table_free(struct cand_table *tab)
+{
+	free(tab->hashes);
+	free(tab->ids);
+	free(tab->slots);
+	memset(tab, 0, sizeof(*tab));
+}
+
+/* Start position of the probe for hash @h. */
+static size_t cand_first(const struct cand_table *tab, uint64_t h)
+{
+	return tab->slots ? h & tab->mask : 0;
+}
+
+/* Next candidate id of hash @h from *@pos on; 0 when there are no more. */
+static uint32_t cand_next(const struct cand_table *tab, uint64_t h, size_t *pos)
+{
+	if (!tab->slots)
+		return 0;
+	while (tab->slots[*pos]) {
+		uint32_t e = tab->slots[*pos] - 1;
+
+		*pos = (*pos + 1) & tab->mask;
+		if (tab->hashes[e] == h)
+			return tab->ids[e];
+	}
+	return 0;
+}
+
+#define for_each_cand(tab, h, pos, id)                                                             \
+	for (pos = cand_first(tab, h); (id = cand_next(tab, h, &pos));)
+
+/* ---- signatures: hashes and comparisons on string-deduped records ---- */
+
+static uint64_t hash_common(const struct btf_type *t)
+{
+	uint64_t h = hmix(0, t->name_off);
+
+	h = hmix(h, t->info);
+	return hmix(h, t->size);
+}
+
+static bool equal_common(const struct btf_type *a, const struct btf_type *b)
+{
+	return a->name_off == b->name_off && a->info == b->info && a->size == b->size;
+}
+
+/* INT and DECL_TAG: the header plus one u32. */
+static uint64_t hash_int_tag(const struct btf_type *t)
+{
+	return hmix(hash_common(t), *(const uint32_t *)btf_type_body(t));
+}
+
+static bool equal_int_tag(const struct btf_type *a, const struct btf_type *b)
+{
+	return equal_common(a, b) &&
+	       *(const uint32_t *)btf_type_body(a) == *(const uint32_t *)btf_type_body(b);
+}
+
+/* Vlen and values are left out so that a forward enum meets its definition. */
+static uint64_t hash_enum(const struct btf_type *t)
+{
+	uint64_t h = hmix(0, t->name_off);
+
+	h = hmix(h, t->info & ~0xffffu);
+	return hmix(h, t->size);
+}
+
+static bool equal_enum(const struct btf_type *a, const struct btf_type *b)
+{
+	unsigned int n = btf_vlen(a);
+
+	if (!equal_common(a, b))
+		return false;
+	if (btf_kind(a) == BTF_KIND_ENUM)
+		return !memcmp(btf_type_body(a), btf_type_body(b), n * sizeof(struct btf_enum));
+	return !memcmp(btf_type_body(a), btf_type_body(b), n * sizeof(struct btf_enum64));
+}
+
+static bool is_enum_fwd(const struct btf_type *t)
+{
+	unsigned int kind = btf_kind(t);
+
+	return (kind == BTF_KIND_ENUM || kind == BTF_KIND_ENUM64) && btf_vlen(t) == 0;
+}
+
+static bool compat_enum(const struct btf_type *a, const struct btf_type *b)
+{
+	if (!is_enum_fwd(a) && !is_enum_fwd(b))
+		return equal_enum(a, b);
+	return a->name_off == b->name_off && (a->info & ~0xffffu) == (b->info & ~0xffffu) &&
+	       a->size == b->size;
+}
+
+/* Member types are left out: they may not be canonical yet. */
+static uint64_t hash_struct(const struct btf_type *t)
+{
+	const struct btf_member *m = btf_type_body(t);
+	unsigned int i, n = btf_vlen(t);
+	uint64_t h = hash_common(t);
+
+	for (i = 0; i < n; i++) {
+		h = hmix(h, m[i].name_off);
+		h = hmix(h, m[i].offset);
+	}
+	return h;
+}
+
+static bool shallow_equal_struct(const struct btf_type *a, const struct btf_type *b)
+{
+	const struct btf_member *ma = btf_type_body(a), *mb = btf_type_body(b);
+	unsigned int i, n = btf_vlen(a);
+
+	if (!equal_common(a, b))
+		return false;
+	for (i = 0; i < n; i++)
+		if (ma[i].name_off != mb[i].name_off || ma[i].offset != mb[i].offset)
+			return false;
+	return true;
+}
+
+static uint64_t hash_array(const struct btf_type *t)
+{
+	const struct btf_array *arr = btf_type_body(t);
+	uint64_t h = hash_common(t);
+
+	h = hmix(h, arr->type);
+	h = hmix(h, arr->index_type);
+	return hmix(h, arr->nelems);
+}
+
+static bool equal_array(const struct btf_type *a, const struct btf_type *b)
+{
+	const struct btf_array *x = btf_type_body(a), *y = btf_type_body(b);
+
+	return equal_common(a, b) && x->type == y->type && x->index_type == y->index_type &&
+	       x->nelems == y->nelems;
+}
+
+static bool compat_array(const struct btf_type *a, const struct btf_type *b)
+{
+	const struct btf_array *x = btf_type_body(a), *y = btf_type_body(b);
+
+	return equal_common(a, b) && x->nelems == y->nelems;
+}
+
+static uint64_t hash_fnproto(const struct btf_type *t)
+{
+	const struct btf_param *p = btf_type_body(t);
+	unsigned int i, n = btf_vlen(t);
+	uint64_t h = hash_common(t);
+
+	for (i = 0; i < n; i++) {
+		h = hmix(h, p[i].name_off);
+		h = hmix(h, p[i].type);
+	}
+	return h;
+}
+
+static bool equal_fnproto(const struct btf_type *a, const struct btf_type *b)
+{
+	return equal_common(a, b) &&
+	       !memcmp(btf_type_body(a), btf_type_body(b), btf_vlen(a) * sizeof(struct btf_param));
+}
+
+/* Parameter names only: the return and parameter types are walked. */
+static bool compat_fnproto(const struct btf_type *a, const struct btf_type *b)
+{
+	const struct btf_param *pa = btf_type_body(a), *pb = btf_type_body(b);
+	unsigned int i, n = btf_vlen(a);
+
+	if (a->name_off != b->name_off || a->info != b->info)
+		return false;
+	for (i = 0; i < n; i++)
+		if (pa[i].name_off != pb[i].name_off)
+			return false;
+	return true;
+}
+
+/* LOC_PARAM: kflag (in info), size and the 8-byte payload. */
+static uint64_t hash_loc_param(const struct btf_type *t)
+{
+	return hmix(hash_common(t), btf_loc_param_value(t));
+}
+
+static bool equal_loc_param(const struct btf_type *a, const struct btf_type *b)
+{
+	return equal_common(a, b) && btf_loc_param_value(a) == btf_loc_param_value(b);
+}
+
+/* LOC_PROTO: the whole list of LOC_PARAM ids, which vlen bounds. */
+static uint64_t hash_loc_proto(const struct btf_type *t)
+{
+	const uint32_t *ids = btf_type_body(t);
+	unsigned int i, n = btf_vlen(t);
+	uint64_t h = hash_common(t);
+
+	for (i = 0; i < n; i++)
+		h = hmix(h, ids[i]);
+	return h;
+}
+
+static bool equal_loc_proto(const struct btf_type *a, const struct btf_type *b)
+{
+	return equal_common(a, b) &&
+	       !memcmp(btf_type_body(a), btf_type_body(b), btf_vlen(a) * sizeof(uint32_t));
+}
+
+/* ---- state ---- */
+
+static void dedup_free(struct dedup *d)
+{
+	free(d->types);
+	free(d->tp);
+	free(d->map);
+	free(d->hypot_map);
+	free(d->hypot_list);
+	table_free(&d->tab);
+	strset__free(d->strs);
+	free(d->str_map);
+}
+
+static int check_id(uint32_t *id, void *arg)
+{
+	return *id < *(const uint32_t *)arg ? 0 : -EINVAL;
+}
+
+/*
+ * Copies the own records and indexes every type of the chain by id.
+ * Every referenced id must exist: the phases index arrays with them.
+ */
+static int dedup_init(struct dedup *d, struct btf *btf)
+{
+	uint32_t id, i;
+
+	d->btf = btf;
+	d->start_id = btf->start_id;
+	d->type_cnt = btf__type_cnt(btf);
+	d->types_cap = btf->types_len ? btf->types_len : 1;
+	d->types = malloc(d->types_cap);
+	d->tp = malloc(d->type_cnt * sizeof(*d->tp));
+	d->map = malloc(d->type_cnt * sizeof(*d->map));
+	d->hypot_map = malloc(d->type_cnt * sizeof(*d->hypot_map));
+	if (!d->types || !d->tp || !d->map || !d->hypot_map)
+		return -ENOMEM;
+	memcpy(d->types, btf->types, btf->types_len);
+	for (id = 0; id < d->start_id; id++) {
+		d->tp[id] = (struct btf_type *)btf__type_by_id(btf, id);
+		d->map[id] = id;
+	}
+	for (i = 0; i < btf->nr_types; i++) {
+		struct btf_type *t = (struct btf_type *)(d->types + btf->type_offs[i]);
+		unsigned int kind = btf_kind(t);
+		bool self = kind == BTF_KIND_VAR || kind == BTF_KIND_DATASEC ||
+			    kind == BTF_KIND_LOCSEC;
+
+		if (btf_type_visit_type_ids(t, check_id, &d->type_cnt))
+			return -EINVAL;
+		id = d->start_id + i;
+		d->tp[id] = t;
+		d->map[id] = self ? id : ID_UNPROCESSED;
+	}
+	memset(d->hypot_map, 0xff, d->type_cnt * sizeof(*d->hypot_map));
+	return 0;
+}
+
+/* ---- phase 1: strings ---- */
+
+static int remap_str(uint32_t *off, void *arg)
+{
+	struct dedup *d = arg;
+	struct btf *btf = d->btf;
+	uint32_t rel;
+	const char *s;
+	long n;
+
+	/* The empty string and the base's strings stay where they are. */
+	if (*off == 0 || *off < btf->start_str_off)
+		return 0;
+	rel = *off - btf->start_str_off;
+	if (rel >= btf->strs->len)
+		return -EINVAL;
+	if (d->str_map[rel]) {
+		*off = d->str_map[rel] - 1;
+		return 0;
+	}
+	s = btf->strs->data + rel;
+	n = btf->base ? btf__find_str(btf->base, s) : -ENOENT;
+	if (n == -ENOENT) {
+		n = strset__add_str(d->strs, s);
+		if (n >= 0)
+			n += btf->start_str_off;
+	}
+	if (n < 0)
+		return n;
+	d->str_map[rel] = n + 1;
+	*off = n;
+	return 0;
+}
+
+static int dedup_strings(struct dedup *d)
+{
+	struct btf *btf = d->btf;
+	uint32_t id;
+	int err;
+
+	d->strs = btf->base ? strset__new(NULL, 0) : strset__new("", 1);
+	d->str_map = calloc(btf->strs->len ? btf->strs->len : 1, sizeof(*d->str_map));
+	if (!d->strs || !d->str_map)
+		return -ENOMEM;
+	for (id = d->start_id; id < d->type_cnt; id++) {
+		err = btf_type_visit_str_offs(d->tp[id], remap_str, d);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- hashing of base types (split BTF) ---- */
+
+/* Signature hash of @t as the phase that dedups its kind computes it. */
+static int type_hash(const struct btf_type *t, uint64_t *h)
+{
+	switch ((enum btf_kind)btf_kind(t)) {
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		*h = hash_common(t);
+		return 0;
+	case BTF_KIND_INT:
+	case BTF_KIND_DECL_TAG:
+		*h = hash_int_tag(t);
+		return 0;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		*h = hash_enum(t);
+		return 0;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		*h = hash_struct(t);
+		return 0;
+	case BTF_KIND_ARRAY:
+		*h = hash_array(t);
+		return 0;
+	case BTF_KIND_FUNC_PROTO:
+		*h = hash_fnproto(t);
+		return 0;
+	case BTF_KIND_LOC_PARAM:
+		*h = hash_loc_param(t);
+		return 0;
+	case BTF_KIND_LOC_PROTO:
+		*h = hash_loc_proto(t);
+		return 0;
+	case BTF_KIND_VAR:
+	case BTF_KIND_DATASEC:
+	case BTF_KIND_LOCSEC:
+		return 1; /* never a candidate */
+	case BTF_KIND_UNKN:
+	case NR_BTF_KINDS:
+		break;
+	}
+	return -EINVAL;
+}
+
+static int dedup_prep_base(struct dedup *d)
+{
+	uint32_t id;
+	uint64_t h;
+	int err;
+
+	for (id = 1; id < d->start_id; id++) {
+		err = type_hash(d->tp[id], &h);
+		if (err < 0)
+			return err;
+		if (err)
+			continue;
+		err = table_add(&d->tab, h, id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- phase 2: primitives ---- */
+
+static bool is_mapped(const struct dedup *d, uint32_t id)
+{
+	return d->map[id] < ID_IN_PROGRESS;
+}
+
+/* Follows the map to the canonical id (through FWD -> STRUCT links). */
+static uint32_t resolve_id(const struct dedup *d, uint32_t id)
+{
+	while (is_mapped(d, id) && d->map[id] != id)
+		id = d->map[id];
+	return id;
+}
+
+static uint32_t dedup_enum(struct dedup *d, uint32_t id, uint64_t h)
+{
+	struct btf_type *t = d->tp[id];
+	uint32_t cand_id;
+	size_t pos;
+
+	for_each_cand(&d->tab, h, pos, cand_id) {
+		struct btf_type *cand = d->tp[cand_id];
+
+		if (btf_kind(cand) != btf_kind(t))
+			continue;
+		if (equal_enum(t, cand))
+			return cand_id;
+		if (!compat_enum(t, cand))
+			continue;
+		if (is_enum_fwd(t))
+			return cand_id;
+		/* A canonical forward enum now resolves to this definition. */
+		d->map[cand_id] = id;
+	}
+	return id;
+}
+
+/* Canonical id among the candidates of hash @h equal to @id, or @id. */
+static uint32_t find_equal(struct dedup *d, uint32_t id, uint64_t h,
+			   bool (*equal)(const struct btf_type *, const struct btf_type *))
+{
+	struct btf_type *t = d->tp[id];
+	uint32_t cand_id;
+	size_t pos;
+
+	for_each_cand(&d->tab, h, pos, cand_id)
+		if (btf_kind(d->tp[cand_id]) == btf_kind(t) && equal(t, d->tp[cand_id]))
+			return cand_id;
+	return id;
+}
+
+static int dedup_prim_type(struct dedup *d, uint32_t id)
+{
+	struct btf_type *t = d->tp[id];
+	uint32_t new_id = id;
+	uint64_t h = 0;
+
+	switch ((enum btf_kind)btf_kind(t)) {
+	case BTF_KIND_INT:
+		h = hash_int_tag(t);
+		new_id = find_equal(d, id, h, equal_int_tag);
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		h = hash_enum(t);
+		new_id = dedup_enum(d, id, h);
+		break;
+	case BTF_KIND_FWD:
+	case BTF_KIND_FLOAT:
+		h = hash_common(t);
+		new_id = find_equal(d, id, h, equal_common);
+		break;
+	case BTF_KIND_LOC_PARAM:
+		h = hash_loc_param(t);
+		new_id = find_equal(d, id, h, equal_loc_param);
+		break;
+	case BTF_KIND_PTR:
+	case BTF_KIND_ARRAY:
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FUNC_PROTO:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DATASEC:
+	case BTF_KIND_DECL_TAG:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_LOC_PROTO:
+	case BTF_KIND_LOCSEC:
+		return 0;
+	case BTF_KIND_UNKN:
+	case NR_BTF_KINDS:
+		return -EINVAL;
+	}
+	d->map[id] = new_id;
+	return new_id == id ? table_add(&d->tab, h, id) : 0;
+}
+
+/* ---- phase 3: structs and unions ---- */
+
+static int hypot_add(struct dedup *d, uint32_t from, uint32_t to)
+{
+	if (d->hypot_cnt == d->hypot_cap) {
+		size_t cap = d->hypot_cap ? d->hypot_cap * 2 : 64;
+		uint32_t *list = realloc(d->hypot_list, cap * sizeof(*list));
+
+		if (!list)
+			return -ENOMEM;
+		d->hypot_list = list;
+		d->hypot_cap = cap;
+	}
+	d->hypot_list[d->hypot_cnt++] = from;
+	d->hypot_map[from] = to;
+	return 0;
+}
+
+static void hypot_clear(struct dedup *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->hypot_cnt; i++)
+		d->hypot_map[d->hypot_list[i]] = ID_UNPROCESSED;
+	d->hypot_cnt = 0;
+	d->hypot_adjust_canon = false;
+}
+
+/* The STRUCT/UNION a resolved FWD points to, or @id itself. */
+static uint32_t resolve_fwd_id(const struct dedup *d, uint32_t id)
+{
+	uint32_t r;
+
+	if (btf_kind(d->tp[id]) != BTF_KIND_FWD)
+		return id;
+	r = resolve_id(d, id);
+	return btf_kind(d->tp[r]) == BTF_KIND_FWD ? id : r;
+}
+
+static unsigned int fwd_kind(const struct btf_type *t)
+{
+	return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+}
+
+/*
+ * Compilers sometimes emit two identical array or struct types within
+ * one CU; accept them as one when they are equal down to the ids.
+ */
+static bool identical_dups(const struct dedup *d, uint32_t id1, uint32_t id2)
+{
+	const struct btf_type *a = d->tp[id1], *b = d->tp[id2];
+	unsigned int kind = btf_kind(a);
+	const struct btf_member *ma, *mb;
+	unsigned int i, n;
+
+	if (kind != btf_kind(b))
+		return false;
+	if (kind == BTF_KIND_ARRAY)
+		return equal_array(a, b);
+	if (kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION)
+		return false;
+	if (!shallow_equal_struct(a, b))
+		return false;
+	ma = btf_type_body(a);
+	mb = btf_type_body(b);
+	for (i = 0, n = btf_vlen(a); i < n; i++)
+		if (ma[i].type != mb[i].type)
+			return false;
+	return true;
+}
+
+static int is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id);
+
+static int is_equiv_members(struct dedup *d, const struct btf_type *cand,
+			    const struct btf_type *canon)
+{
+	const struct btf_member *a = btf_type_body(cand), *b = btf_type_body(canon);
+	unsigned int i, n = btf_vlen(cand);
+	int eq;
+
+	if (!shallow_equal_struct(cand, canon))
+		return 0;
+	for (i = 0; i < n; i++) {
+		eq = is_equiv(d, a[i].type, b[i].type);
+		if (eq <= 0)
+			return eq;
+	}
+	return 1;
+}
+
+static int is_equiv_fnproto(struct dedup *d, const struct btf_type *cand,
+			    const struct btf_type *canon)
+{
+	const struct btf_param *a = btf_type_body(cand), *b = btf_type_body(canon);
+	unsigned int i, n = btf_vlen(cand);
+	int eq;
+
+	if (!compat_fnproto(cand, canon))
+		return 0;
+	eq = is_equiv(d, cand->type, canon->type);
+	for (i = 0; eq > 0 && i < n; i++)
+		eq = is_equiv(d, a[i].type, b[i].type);
+	return eq;
+}
+
+static int is_equiv_array(struct dedup *d, const struct btf_type *cand,
+			  const struct btf_type *canon)
+{
+	const struct btf_array *a = btf_type_body(cand), *b = btf_type_body(canon);
+	int eq;
+
+	if (!compat_array(cand, canon))
+		return 0;
+	eq = is_equiv(d, a->index_type, b->index_type);
+	return eq <= 0 ? eq : is_equiv(d, a->type, b->type);
+}
+
+/* FWD on one side, something else on the other (same name). */
+static int is_equiv_fwd(struct dedup *d, uint32_t canon_id, const struct btf_type *cand,
+			const struct btf_type *canon)
+{
+	unsigned int real_kind, fkind;
+
+	if (btf_kind(cand) == BTF_KIND_FWD) {
+		real_kind = btf_kind(canon);
+		fkind = fwd_kind(cand);
+	} else {
+		real_kind = btf_kind(cand);
+		fkind = fwd_kind(canon);
+		/* Resolving it would change a base FWD, which is immutable. */
+		if (fkind == real_kind && canon_id < d->start_id)
+			d->hypot_adjust_canon = true;
+	}
+	return fkind == real_kind;
+}
+
+/*
+ * Whether the graph from @cand_id is equivalent to the one from
+ * @canon_id: 1 yes, 0 no, negative errno.  See phase 3 above.
+ */
+static int is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
+{
+	const struct btf_type *cand, *canon;
+	uint32_t hypot;
+
+	if (resolve_id(d, cand_id) == resolve_id(d, canon_id))
+		return 1;
+	canon_id = resolve_fwd_id(d, canon_id);
+	hypot = d->hypot_map[canon_id];
+	if (hypot < ID_IN_PROGRESS)
+		return hypot == cand_id || identical_dups(d, hypot, cand_id);
+	if (hypot_add(d, canon_id, cand_id))
+		return -ENOMEM;
+
+	cand = d->tp[cand_id];
+	canon = d->tp[canon_id];
+	if (cand->name_off != canon->name_off)
+		return 0;
+	if (btf_kind(cand) != btf_kind(canon)) {
+		if (btf_kind(cand) == BTF_KIND_FWD || btf_kind(canon) == BTF_KIND_FWD)
+			return is_equiv_fwd(d, canon_id, cand, canon);
+		return 0;
+	}
+
+	switch ((enum btf_kind)btf_kind(cand)) {
+	case BTF_KIND_INT:
+		return equal_int_tag(cand, canon);
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return compat_enum(cand, canon);
+	case BTF_KIND_FWD:
+	case BTF_KIND_FLOAT:
+		return equal_common(cand, canon);
+	case BTF_KIND_LOC_PARAM:
+		return equal_loc_param(cand, canon);
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG:
+		if (cand->info != canon->info)
+			return 0;
+		return is_equiv(d, cand->type, canon->type);
+	case BTF_KIND_ARRAY:
+		return is_equiv_array(d, cand, canon);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return is_equiv_members(d, cand, canon);
+	case BTF_KIND_FUNC_PROTO:
+		return is_equiv_fnproto(d, cand, canon);
+	case BTF_KIND_LOC_PROTO:
+	case BTF_KIND_LOCSEC:
+		return 0;
+	case BTF_KIND_VAR:
+	case BTF_KIND_DATASEC:
+	case BTF_KIND_DECL_TAG:
+	case BTF_KIND_UNKN:
+	case NR_BTF_KINDS:
+		break;
+	}
+	return -EINVAL;
+}
+
+static bool is_composite_kind(unsigned int kind)
+{
+	return kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION;
+}
+
+/*
+ * Makes the successful hypothetical map permanent where that is safe:
+ * FWDs resolve to their STRUCT/UNION in either direction, and a
+ * candidate-side struct maps to a canonical one that is itself final
+ * (only a shortcut; phase 3 would find it anyway).
+ */
+static void hypot_merge(struct dedup *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->hypot_cnt; i++) {
+		uint32_t c_id = resolve_id(d, d->hypot_list[i]);
+		uint32_t t_id = resolve_id(d, d->hypot_map[d->hypot_list[i]]);
+		unsigned int c_kind = btf_kind(d->tp[c_id]), t_kind = btf_kind(d->tp[t_id]);
+
+		/* A base FWD may point into split types: base ids keep their numbers. */
+		if (t_kind != BTF_KIND_FWD && c_kind == BTF_KIND_FWD)
+			d->map[c_id] = t_id;
+		if (d->hypot_adjust_canon)
+			continue;
+		if (t_kind == BTF_KIND_FWD && c_kind != BTF_KIND_FWD)
+			d->map[t_id] = c_id;
+		if (is_composite_kind(t_kind) && c_kind != BTF_KIND_FWD && is_mapped(d, c_id) &&
+		    !is_mapped(d, t_id))
+			d->map[t_id] = c_id;
+	}
+}
+
+static int dedup_struct_type(struct dedup *d, uint32_t id)
+{
+	struct btf_type *t = d->tp[id];
+	uint32_t cand_id, new_id = id;
+	size_t pos;
+	uint64_t h;
+	int eq;
+
+	if (is_mapped(d, id) || !is_composite_kind(btf_kind(t)))
+		return 0;
+	h = hash_struct(t);
+	for_each_cand(&d->tab, h, pos, cand_id) {
+		/* A FWD of colliding hash must not be picked (FWD <-> STRUCT loop). */
+		if (!shallow_equal_struct(t, d->tp[cand_id]))
+			continue;
+		hypot_clear(d);
+		eq = is_equiv(d, id, cand_id);
+		if (eq < 0)
+			return eq;
+		if (!eq)
+			continue;
+		hypot_merge(d);
+		if (d->hypot_adjust_canon)
+			continue;
+		new_id = cand_id;
+		break;
+	}
+	d->map[id] = new_id;
+	return new_id == id ? table_add(&d->tab, h, id) : 0;
+}
+
+/*
+ * Phase 3b: a FWD no graph comparison resolved (say, an opaque pointer
+ * in a CU that never sees the definition) resolves to the one canonical
+ * STRUCT/UNION of its name and kind, if that name is unique among them,
+ * base types included.
+ */
+static int dedup_resolve_fwds(struct dedup *d)
+{
+	struct cand_table names = {};
+	uint32_t id, cand_id;
+	int err = 0;
+
+	for (id = 1; id < d->type_cnt && !err; id++)
+		if (is_composite_kind(btf_kind(d->tp[id])) && d->map[id] == id)
+			err = table_add(&names, hmix(0, d->tp[id]->name_off), id);
+	for (id = d->start_id; id < d->type_cnt && !err; id++) {
+		const struct btf_type *t = d->tp[id];
+		uint64_t h = hmix(0, t->name_off);
+		uint32_t found = 0, nr = 0;
+		size_t pos;
+
+		if (btf_kind(t) != BTF_KIND_FWD || d->map[id] != id)
+			continue;
+		/* hmix(0, x) is a bijection: equal hashes mean equal names. */
+		for_each_cand(&names, h, pos, cand_id) {
+			found = cand_id;
+			nr++;
+		}
+		if (nr == 1 && btf_kind(d->tp[found]) == fwd_kind(t))
+			d->map[id] = found;
+	}
+	table_free(&names);
+	return err;
+}
+
+/* ---- phase 4: reference kinds ---- */
+
+static int dedup_ref_type(struct dedup *d, uint32_t id);
+
+/* Replaces *@ref by its canonical id. */
+static int dedup_ref_field(struct dedup *d, uint32_t *ref)
+{
+	int r = dedup_ref_type(d, *ref);
+
+	if (r < 0)
+		return r;
+	*ref = r;
+	return 0;
+}
+
+/* Resolves every referenced id of @t (any kind) to its canonical id. */
+static int dedup_ref_fields(uint32_t *ref, void *arg)
+{
+	return dedup_ref_field(arg, ref);
+}
+
+static int dedup_ref_type(struct dedup *d, uint32_t id)
+{
+	struct btf_type *t;
+	bool (*equal)(const struct btf_type *, const struct btf_type *) = NULL;
+	uint32_t new_id;
+	uint64_t h;
+	int err;
+
+	if (d->map[id] == ID_IN_PROGRESS)
+		return -ELOOP;
+	if (is_mapped(d, id))
+		return resolve_id(d, id);
+
+	t = d->tp[id];
+	d->map[id] = ID_IN_PROGRESS;
+	switch ((enum btf_kind)btf_kind(t)) {
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG:
+		equal = equal_common;
+		break;
+	case BTF_KIND_DECL_TAG:
+		equal = equal_int_tag;
+		break;
+	case BTF_KIND_ARRAY:
+		equal = equal_array;
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		equal = equal_fnproto;
+		break;
+	case BTF_KIND_LOC_PROTO:
+		equal = equal_loc_proto;
+		break;
+	case BTF_KIND_INT:
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_FWD:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DATASEC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_LOC_PARAM:
+	case BTF_KIND_LOCSEC:
+	case BTF_KIND_UNKN:
+	case NR_BTF_KINDS:
+		return -EINVAL;
+	}
+	if (!equal)
+		return -EINVAL;
+	err = btf_type_visit_type_ids(t, dedup_ref_fields, d);
+	if (err)
+		return err;
+	err = type_hash(t, &h);
+	if (err)
+		return err < 0 ? err : -EINVAL;
+	new_id = find_equal(d, id, h, equal);
+	d->map[id] = new_id;
+	if (new_id == id && (err = table_add(&d->tab, h, id)))
+		return err;
+	return new_id;
+}
+
+/* ---- phases 5 and 6: compaction and remapping ---- */
+
+struct remap_ctx {
+	const struct dedup *d;
+	const uint32_t *new_ids;
+};
+
+static int remap_type_id(uint32_t *id, void *arg)
+{
+	const struct remap_ctx *c = arg;
+	uint32_t n;
+
+	if (*id >= c->d->type_cnt)
+		return -EINVAL;
+	n = c->new_ids[resolve_id(c->d, *id)];
+	if (n >= ID_IN_PROGRESS)
+		return -EINVAL;
+	*id = n;
+	return 0;
+}
+
+/*
+ * Moves the canonical records to the front of d->types, fills @new_ids
+ * (old id -> new id, base ids unchanged) and @offs (new record offsets),
+ * then rewrites every id field.  Returns the new types length.
+ */
+static long dedup_compact(struct dedup *d, uint32_t *new_ids, uint32_t *offs, uint32_t *nr)
+{
+	struct remap_ctx c = { d, new_ids };
+	uint32_t id, next = d->start_id;
+	size_t len = 0;
+	int err;
+
+	for (id = 0; id < d->start_id; id++)
+		new_ids[id] = id;
+	for (id = d->start_id; id < d->type_cnt; id++) {
+		struct btf_type *t = d->tp[id];
+		long sz = btf_type_size(t);
+
+		new_ids[id] = ID_UNPROCESSED;
+		if (d->map[id] != id)
+			continue;
+		if (sz < 0)
+			return sz;
+		memmove(d->types + len, t, sz);
+		d->tp[next] = (struct btf_type *)(d->types + len);
+		offs[next - d->start_id] = len;
+		new_ids[id] = next++;
+		len += sz;
+	}
+	*nr = next - d->start_id;
+	/* d->tp now indexes new ids; map/new_ids still speak old ids. */
+	for (id = d->start_id; id < next; id++) {
+		err = btf_type_visit_type_ids(d->tp[id], remap_type_id, &c);
+		if (err)
+			return err;
+	}
+	return len;
+}
+
+/* Old own id -> new id, as the caller's id map wants it. */
+static uint32_t *build_id_map(const struct dedup *d, const uint32_t *new_ids)
+{
+	uint32_t n = d->type_cnt - d->start_id, i;
+	uint32_t *out = malloc((n ? n : 1) * sizeof(*out));
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < n; i++)
+		out[i] = new_ids[resolve_id(d, d->start_id + i)];
+	return out;
+}
+
+static int dedup_types(struct dedup *d)
+{
+	uint32_t id;
+	int err;
+
+	for (id = d->start_id; id < d->type_cnt; id++)
+		if ((err = dedup_prim_type(d, id)))
+			return err;
+	for (id = d->start_id; id < d->type_cnt; id++)
+		if ((err = dedup_struct_type(d, id)))
+			return err;
+	err = dedup_resolve_fwds(d);
+	if (err)
+		return err;
+	for (id = d->start_id; id < d->type_cnt; id++) {
+		err = dedup_ref_type(d, id);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* Swaps the deduped records and strings into @btf; cannot fail. */
+static void dedup_install(struct dedup *d, long len, uint32_t *offs, uint32_t nr)
+{
+	struct btf *btf = d->btf;
+	size_t cap = len ? len : 1;
+	char *types = realloc(d->types, cap);
+
+	if (types)
+		d->types = types;
+	else
+		cap = d->types_cap;
+	free(btf->types);
+	btf->types = d->types;
+	btf->types_len = len;
+	btf->types_cap = cap;
+	d->types = NULL;
+	free(btf->type_offs);
+	btf->type_offs = offs;
+	btf->type_offs_cap = nr ? nr : 1;
+	btf->nr_types = nr;
+	strset__free(btf->strs);
+	btf->strs = d->strs;
+	d->strs = NULL;
+}
+
+int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts)
+{
+	struct dedup d = {};
+	uint32_t *new_ids = NULL, *offs = NULL, *id_map = NULL, nr;
+	long len;
+	int err;
+
+	if (!btf)
+		return -EINVAL;
+	err = dedup_init(&d, btf);
+	if (!err)
+		err = dedup_prep_base(&d);
+	if (!err)
+		err = dedup_strings(&d);
+	if (!err)
+		err = dedup_types(&d);
+	if (err)
+		goto out;
+
+	new_ids = malloc(d.type_cnt * sizeof(*new_ids));
+	offs = malloc((btf->nr_types ? btf->nr_types : 1) * sizeof(*offs));
+	if (!new_ids || !offs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	len = dedup_compact(&d, new_ids, offs, &nr);
+	if (len < 0) {
+		err = len;
+		goto out;
+	}
+	if (opts && opts->id_map) {
+		id_map = build_id_map(&d, new_ids);
+		if (!id_map) {
+			err = -ENOMEM;
+			goto out;
+		}
+		*opts->id_map = id_map;
+	}
+	dedup_install(&d, len, offs, nr);
+	offs = NULL;
+out:
+	free(new_ids);
+	free(offs);
+	dedup_free(&d);
+	return err;
+}

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_dedup.c - btf__dedup(): the RFC selftest split_loc (seed 006)
+ * reproduced call for call with its post-dedup dump, then unit cases for
+ * each rule of the algorithm: cross-CU struct merging, FWD resolution,
+ * enum forward declarations, FUNC_PROTO merging, the location kinds, split
+ * BTF against a base, the id map, determinism and all-or-nothing failure.
+ * Every case checks the full selftest-dialect dump of the result.
+ */
+#include "btf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+#define ADD(call)                                                                                  \
+	do {                                                                                       \
+		int __r = (call);                                                                  \
+		CHECK(__r >= 0, "%s failed: %d", #call, __r);                                      \
+	} while (0)
+
+static void validate_raw(const char *what, const struct btf *btf, const char *const *exp,
+			 size_t nr_exp)
+{
+	uint32_t nr = btf__type_cnt(btf) - 1;
+	uint32_t id;
+
+	CHECK(nr == nr_exp, "%s: %u types, expected %zu", what, nr, nr_exp);
+	for (id = 1; id <= nr && id <= nr_exp; id++) {
+		char *s = btf__dump_type_str(btf, id, BTF_DUMP_SELFTEST);
+
+		CHECK(s && !strcmp(s, exp[id - 1]), "%s: [%u]\n  got:      \"%s\"\n  expected: \"%s\"",
+		      what, id, s ? s : "(null)", exp[id - 1]);
+		free(s);
+	}
+}
+
+#define VALIDATE_RAW_BTF(what, btf, ...)                                                           \
+	do {                                                                                       \
+		static const char *const __exp[] = { __VA_ARGS__ };                                \
+		validate_raw(what, btf, __exp, sizeof(__exp) / sizeof(__exp[0]));                  \
+	} while (0)
+
+static void check_id_map(const char *what, const uint32_t *map, const uint32_t *exp, size_t n)
+{
+	size_t i;
+
+	CHECK(map, "%s: no id map", what);
+	for (i = 0; map && i < n; i++)
+		CHECK(map[i] == exp[i], "%s: id map[%zu] = %u, expected %u", what, i, map[i],
+		      exp[i]);
+}
+
+static void dedup_ok(const char *what, struct btf *btf, uint32_t **map)
+{
+	struct btf_dedup_opts opts = { .id_map = map };
+	int err = btf__dedup(btf, map ? &opts : NULL);
+
+	CHECK(err == 0, "%s: btf__dedup: %d", what, err);
+}
+
+/* Seed 006: prog_tests/btf_dedup_split.c test_split_loc(). */
+static void test_split_loc(void)
+{
+	static const uint32_t exp_map[] = { 5, 6, 7 };
+	struct btf *btf1 = btf__new_empty(), *btf2;
+	uint32_t *map = NULL;
+
+	btf__set_pointer_size(btf1, 8);
+	ADD(btf__add_int(btf1, "long", 8, BTF_INT_SIGNED));		  /* [1] */
+	ADD(btf__add_ptr(btf1, 1));					  /* [2] */
+	ADD(btf__add_func_proto(btf1, 1));				  /* [3] */
+	ADD(btf__add_func_param(btf1, "p1", 1));
+	ADD(btf__add_func_param(btf1, "p2", 2));
+	ADD(btf__add_loc_param(btf1, -8, true, -9223372036854775807LL, 0, 0, 0)); /* [4] */
+	ADD(btf__add_loc_param(btf1, 8, false, 0, 1, 0, 0));		  /* [5] */
+	ADD(btf__add_loc_proto(btf1));					  /* [6] */
+	ADD(btf__add_loc_proto_param(btf1, 4));
+	ADD(btf__add_loc_proto_param(btf1, 5));
+
+	btf2 = btf__new_empty_split(btf1);
+	ADD(btf__add_loc_param(btf2, 8, false, 0, 1, 0, 0));		  /* [7] */
+	ADD(btf__add_loc_proto(btf2));					  /* [8] */
+	ADD(btf__add_loc_proto_param(btf2, 4));
+	ADD(btf__add_loc_proto_param(btf2, 7));
+	ADD(btf__add_locsec(btf2, ".locs"));				  /* [9] */
+	ADD(btf__add_locsec_loc(btf2, "foo", 3, 8, 128));
+
+	dedup_ok("split_loc", btf2, &map);
+	VALIDATE_RAW_BTF(
+		"split_loc", btf2,
+		"[1] INT 'long' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED",
+		"[2] PTR '(anon)' type_id=1",
+		"[3] FUNC_PROTO '(anon)' ret_type_id=1 vlen=2\n"
+		"\t'p1' type_id=1\n"
+		"\t'p2' type_id=2",
+		"[4] LOC_PARAM '(anon)' size=-8 value=-9223372036854775807",
+		"[5] LOC_PARAM '(anon)' size=8 reg=1 flags=0x0 offset=0",
+		"[6] LOC_PROTO '(anon)' vlen=2\n"
+		"\ttype_id=4\n"
+		"\ttype_id=5",
+		"[7] LOCSEC '.locs' vlen=1\n"
+		"\t'foo' func_proto_type_id=3 loc_proto_type_id=6 offset=128");
+	/* [7] and [8] became base [5] and [6]; the LOCSEC moved to [7]. */
+	check_id_map("split_loc", map, exp_map, 3);
+	free(map);
+	btf__free(btf2);
+	btf__free(btf1);
+}
+
+/* One "CU": int, a self-referencing struct through a pointer, a func. */
+static void add_list_cu(struct btf *btf)
+{
+	int base = btf__type_cnt(btf) - 1;
+
+	ADD(btf__add_int(btf, "int", 4, BTF_INT_SIGNED));	/* +1 */
+	ADD(btf__add_struct(btf, "node", 16));			/* +2 */
+	ADD(btf__add_field(btf, "val", base + 1, 0, 0));
+	ADD(btf__add_field(btf, "next", base + 3, 64, 0));
+	ADD(btf__add_ptr(btf, base + 2));			/* +3 */
+	ADD(btf__add_func_proto(btf, base + 1));		/* +4 */
+	ADD(btf__add_func_param(btf, "n", base + 3));
+	ADD(btf__add_func(btf, "walk", BTF_FUNC_GLOBAL, base + 4)); /* +5 */
+}
+
+static void test_dup_structs(void)
+{
+	static const uint32_t exp_map[] = { 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5 };
+	struct btf *btf = btf__new_empty();
+	uint32_t *map = NULL;
+
+	add_list_cu(btf);
+	add_list_cu(btf);
+	add_list_cu(btf);
+	dedup_ok("dup_structs", btf, &map);
+	VALIDATE_RAW_BTF("dup_structs", btf,
+			 "[1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED",
+			 "[2] STRUCT 'node' size=16 vlen=2\n"
+			 "\t'val' type_id=1 bits_offset=0\n"
+			 "\t'next' type_id=3 bits_offset=64",
+			 "[3] PTR '(anon)' type_id=2",
+			 "[4] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1\n"
+			 "\t'n' type_id=3",
+			 "[5] FUNC 'walk' type_id=4 linkage=global");
+	check_id_map("dup_structs", map, exp_map, 15);
+	free(map);
+	btf__free(btf);
+}
+
+/*
+ * CU1 knows struct S only by a FWD, CU2 defines it; struct A (pointing
+ * to S) exists in both.  CU3 has a lone FWD of S behind an opaque
+ * pointer and a FWD 'U' that must stay (no struct U exists), and a FWD
+ * union 'S' that must not resolve to struct S.
+ */
+static void test_fwd_resolution(void)
+{
+	struct btf *btf = btf__new_empty();
+
+	ADD(btf__add_int(btf, "int", 4, BTF_INT_SIGNED));	/* [1] CU1 */
+	ADD(btf__add_fwd(btf, "S", BTF_FWD_STRUCT));		/* [2] */
+	ADD(btf__add_ptr(btf, 2));				/* [3] */
+	ADD(btf__add_struct(btf, "A", 8));			/* [4] */
+	ADD(btf__add_field(btf, "s", 3, 0, 0));
+	ADD(btf__add_int(btf, "int", 4, BTF_INT_SIGNED));	/* [5] CU2 */
+	ADD(btf__add_struct(btf, "S", 4));			/* [6] */
+	ADD(btf__add_field(btf, "x", 5, 0, 0));
+	ADD(btf__add_ptr(btf, 6));				/* [7] */
+	ADD(btf__add_struct(btf, "A", 8));			/* [8] */
+	ADD(btf__add_field(btf, "s", 7, 0, 0));
+	ADD(btf__add_fwd(btf, "S", BTF_FWD_STRUCT));		/* [9] CU3 */
+	ADD(btf__add_ptr(btf, 9));				/* [10] */
+	ADD(btf__add_typedef(btf, "S_handle", 10));		/* [11] */
+	ADD(btf__add_fwd(btf, "U", BTF_FWD_STRUCT));		/* [12] */
+	ADD(btf__add_ptr(btf, 12));				/* [13] */
+	ADD(btf__add_fwd(btf, "S", BTF_FWD_UNION));		/* [14] */
+	ADD(btf__add_ptr(btf, 14));				/* [15] */
+
+	dedup_ok("fwd", btf, NULL);
+	VALIDATE_RAW_BTF("fwd", btf,
+			 "[1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED",
+			 "[2] PTR '(anon)' type_id=4",
+			 "[3] STRUCT 'A' size=8 vlen=1\n"
+			 "\t's' type_id=2 bits_offset=0",
+			 "[4] STRUCT 'S' size=4 vlen=1\n"
+			 "\t'x' type_id=1 bits_offset=0",
+			 "[5] TYPEDEF 'S_handle' type_id=2",
+			 "[6] FWD 'U' fwd_kind=struct",
+			 "[7] PTR '(anon)' type_id=6",
+			 "[8] FWD 'S' fwd_kind=union",
+			 "[9] PTR '(anon)' type_id=8");
+	btf__free(btf);
+}
+
+/* Two same-named structs of different layout stay two types. */
+static void test_same_name_differs(void)
+{
+	struct btf *btf = btf__new_empty();
+
+	ADD(btf__add_int(btf, "int", 4, BTF_INT_SIGNED));	/* [1] */
+	ADD(btf__add_int(btf, "long", 8, BTF_INT_SIGNED));	/* [2] */
+	ADD(btf__add_struct(btf, "owner", 8));			/* [3] */
+	ADD(btf__add_field(btf, "id", 1, 0, 0));
+	ADD(btf__add_struct(btf, "owner", 8));			/* [4] */
+	ADD(btf__add_field(btf, "id", 2, 0, 0));
+
+	dedup_ok("same_name", btf, NULL);
+	VALIDATE_RAW_BTF("same_name", btf,
+			 "[1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED",
+			 "[2] INT 'long' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED",
+			 "[3] STRUCT 'owner' size=8 vlen=1\n"
+			 "\t'id' type_id=1 bits_offset=0",
+			 "[4] STRUCT 'owner' size=8 vlen=1\n"
+			 "\t'id' type_id=2 bits_offset=0");
+	btf__free(btf);
+}
+
+/*
+ * enum e { A = 1 } and its forward declaration, in both orders: the
+ * pointers to either end up as one pointer to the definition.
+ */
+static void test_enum_fwd(void)
+{
+	struct btf *btf = btf__new_empty();
+
+	ADD(btf__add_enum(btf, "e", 4));			/* [1] fwd first */
+	ADD(btf__add_ptr(btf, 1));				/* [2] */
+	ADD(btf__add_enum(btf, "e", 4));			/* [3] */
+	ADD(btf__add_enum_value(btf, "A", 1));
+	ADD(btf__add_ptr(btf, 3));				/* [4] */
+	ADD(btf__add_enum(btf, "e", 4));			/* [5] fwd after */
+	ADD(btf__add_enum(btf, "f", 4));			/* [6] other name */
+	ADD(btf__add_enum_value(btf, "B", 1));
+	ADD(btf__add_enum(btf, "g", 8));			/* [7] other size */
+
+	dedup_ok("enum_fwd", btf, NULL);
+	VALIDATE_RAW_BTF("enum_fwd", btf,
+			 "[1] PTR '(anon)' type_id=2",
+			 "[2] ENUM 'e' encoding=UNSIGNED size=4 vlen=1\n"
+			 "\t'A' val=1",
+			 "[3] ENUM 'f' encoding=UNSIGNED size=4 vlen=1\n"
+			 "\t'B' val=1",
+			 "[4] ENUM 'g' encoding=UNSIGNED size=8 vlen=0");
+	btf__free(btf);
+}
+
+/* Identical FUNC_PROTOs merge; a different parameter name keeps them apart. */
+static void test_func_protos(void)
+{
+	struct btf *btf = btf__new_empty();
+
+	ADD(btf__add_int(btf, "int", 4, BTF_INT_SIGNED));	/* [1] */
+	ADD(btf__add_func_proto(btf, 1));			/* [2] */
+	ADD(btf__add_func_param(btf, "a", 1));
+	ADD(btf__add_func_proto(btf, 1));			/* [3] = [2] */
+	ADD(btf__add_func_param(btf, "a", 1));
+	ADD(btf__add_func_proto(btf, 1));			/* [4] */
+	ADD(btf__add_func_param(btf, "b", 1));
+	ADD(btf__add_func(btf, "f", BTF_FUNC_GLOBAL, 3));	/* [5] */
+	ADD(btf__add_func(btf, "f", BTF_FUNC_GLOBAL, 2));	/* [6] = [5] */
+	ADD(btf__add_func(btf, "f", BTF_FUNC_STATIC, 2));	/* [7] */
+
+	dedup_ok("func_protos", btf, NULL);
+	VALIDATE_RAW_BTF("func_protos", btf,
+			 "[1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED",
+			 "[2] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1\n"
+			 "\t'a' type_id=1",
+			 "[3] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1\n"
+			 "\t'b' type_id=1",
+			 "[4] FUNC 'f' type_id=2 linkage=global",
+			 "[5] FUNC 'f' type_id=2 linkage=static");
+	btf__free(btf);
+}
+
+/*
+ * LOC_PARAMs merge by kflag, size and payload; LOC_PROTOs by their whole
+ * list: [9] and [10] differ only in their 2nd element (the RFC patch's
+ * comparison loop looked at the 1st only and would merge them), [11] is
+ * a prefix of [9].  The LOCSEC follows the merges.
+ */
+static void test_loc_kinds(void)
+{
+	static const uint32_t exp_map[] = { 1, 2, 3, 1, 4, 5, 5, 6, 7, 8, 9, 7, 10 };
+	struct btf *btf = btf__new_empty();
+	uint32_t *map = NULL;
+
+	ADD(btf__add_int(btf, "long", 8, BTF_INT_SIGNED));		/* [1] */
+	ADD(btf__add_func_proto(btf, 1));				/* [2] */
+	ADD(btf__add_loc_param(btf, 8, false, 0, 5, 0, 0));		/* [3] reg 5 */
+	ADD(btf__add_int(btf, "long", 8, BTF_INT_SIGNED));		/* [4] = [1] */
+	ADD(btf__add_loc_param(btf, 8, false, 0, 5, BTF_LOC_FLAG_DEREF, 0)); /* [5] */
+	ADD(btf__add_loc_param(btf, -4, true, 7, 0, 0, 0));		/* [6] value 7 */
+	ADD(btf__add_loc_param(btf, -4, true, 7, 0, 0, 0));		/* [7] = [6] */
+	ADD(btf__add_loc_param(btf, 8, false, 0, 5, 0, 16));		/* [8] */
+	ADD(btf__add_loc_proto(btf));					/* [9] */
+	ADD(btf__add_loc_proto_param(btf, 3));
+	ADD(btf__add_loc_proto_param(btf, 6));
+	ADD(btf__add_loc_proto(btf));					/* [10] */
+	ADD(btf__add_loc_proto_param(btf, 3));
+	ADD(btf__add_loc_proto_param(btf, 5));
+	ADD(btf__add_loc_proto(btf));					/* [11] */
+	ADD(btf__add_loc_proto_param(btf, 3));
+	ADD(btf__add_loc_proto(btf));					/* [12] = [9] */
+	ADD(btf__add_loc_proto_param(btf, 3));
+	ADD(btf__add_loc_proto_param(btf, 7));
+	ADD(btf__add_locsec(btf, ".locs"));				/* [13] */
+	ADD(btf__add_locsec_loc(btf, "a", 2, 12, 16));
+	ADD(btf__add_locsec_loc(btf, "b", 2, 10, 32));
+	ADD(btf__add_locsec_loc(btf, "c", 2, 0, 48));
+
+	dedup_ok("loc_kinds", btf, &map);
+	VALIDATE_RAW_BTF("loc_kinds", btf,
+			 "[1] INT 'long' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED",
+			 "[2] FUNC_PROTO '(anon)' ret_type_id=1 vlen=0",
+			 "[3] LOC_PARAM '(anon)' size=8 reg=5 flags=0x0 offset=0",
+			 "[4] LOC_PARAM '(anon)' size=8 reg=5 flags=0x1 offset=0",
+			 "[5] LOC_PARAM '(anon)' size=-4 value=7",
+			 "[6] LOC_PARAM '(anon)' size=8 reg=5 flags=0x0 offset=16",
+			 "[7] LOC_PROTO '(anon)' vlen=2\n"
+			 "\ttype_id=3\n"
+			 "\ttype_id=5",
+			 "[8] LOC_PROTO '(anon)' vlen=2\n"
+			 "\ttype_id=3\n"
+			 "\ttype_id=4",
+			 "[9] LOC_PROTO '(anon)' vlen=1\n"
+			 "\ttype_id=3",
+			 "[10] LOCSEC '.locs' vlen=3\n"
+			 "\t'a' func_proto_type_id=2 loc_proto_type_id=7 offset=16\n"
+			 "\t'b' func_proto_type_id=2 loc_proto_type_id=8 offset=32\n"
+			 "\t'c' func_proto_type_id=2 loc_proto_type_id=0 offset=48");
+	check_id_map("loc_kinds", map, exp_map, 13);
+	free(map);
+	btf__free(btf);
+}
+
+/* LOCSECs are never merged, even when identical. */
+static void test_locsec_kept(void)
+{
+	struct btf *btf = btf__new_empty();
+
+	ADD(btf__add_loc_proto(btf));			/* [1] */
+	ADD(btf__add_loc_proto(btf));			/* [2] = [1] */
+	ADD(btf__add_locsec(btf, ".locs"));		/* [3] */
+	ADD(btf__add_locsec_loc(btf, "a", 0, 2, 0));
+	ADD(btf__add_locsec(btf, ".locs"));		/* [4] */
+	ADD(btf__add_locsec_loc(btf, "a", 0, 2, 0));
+
+	dedup_ok("locsec_kept", btf, NULL);
+	VALIDATE_RAW_BTF("locsec_kept", btf,
+			 "[1] LOC_PROTO '(anon)' vlen=0",
+			 "[2] LOCSEC '.locs' vlen=1\n"
+			 "\t'a' func_proto_type_id=0 loc_proto_type_id=1 offset=0",
+			 "[3] LOCSEC '.locs' vlen=1\n"
+			 "\t'a' func_proto_type_id=0 loc_proto_type_id=1 offset=0");
+	btf__free(btf);
+}
+
+/*
+ * Split on a base: split types equal to base types map to the base ids,
+ * a split struct that completes a base FWD does not change the base, and
+ * a second split level dedups against both levels below it.
+ */
+static void test_split_base(void)
+{
+	static const uint32_t exp_map[] = { 1, 3, 2, 5, 6 };
+	static const uint32_t exp_map2[] = { 2, 5, 7 };
+	struct btf *base = btf__new_empty(), *split, *split2;
+	uint32_t *map = NULL, *map2 = NULL;
+
+	ADD(btf__add_int(base, "int", 4, BTF_INT_SIGNED));	/* [1] */
+	ADD(btf__add_struct(base, "s", 4));			/* [2] */
+	ADD(btf__add_field(base, "x", 1, 0, 0));
+	ADD(btf__add_fwd(base, "t", BTF_FWD_STRUCT));		/* [3] */
+	ADD(btf__add_ptr(base, 3));				/* [4] */
+
+	split = btf__new_empty_split(base);
+	ADD(btf__add_int(split, "int", 4, BTF_INT_SIGNED));	/* [5] = [1] */
+	ADD(btf__add_fwd(split, "t", BTF_FWD_STRUCT));		/* [6] = [3] */
+	ADD(btf__add_struct(split, "s", 4));			/* [7] = [2] */
+	ADD(btf__add_field(split, "x", 5, 0, 0));
+	ADD(btf__add_struct(split, "t", 8));			/* [8] -> [5] */
+	ADD(btf__add_field(split, "y", 7, 0, 0));
+	ADD(btf__add_ptr(split, 8));				/* [9] -> [6] */
+
+	dedup_ok("split_base", split, &map);
+	VALIDATE_RAW_BTF("split_base", split,
+			 "[1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED",
+			 "[2] STRUCT 's' size=4 vlen=1\n"
+			 "\t'x' type_id=1 bits_offset=0",
+			 "[3] FWD 't' fwd_kind=struct",
+			 "[4] PTR '(anon)' type_id=3",
+			 "[5] STRUCT 't' size=8 vlen=1\n"
+			 "\t'y' type_id=2 bits_offset=0",
+			 "[6] PTR '(anon)' type_id=5");
+	check_id_map("split_base", map, exp_map, 5);
+	CHECK(btf__find_str(base, "y") < 0, "split_base: the base got a new string");
+
+	split2 = btf__new_empty_split(split);
+	ADD(btf__add_struct(split2, "s", 4));			/* [7] = [2] */
+	ADD(btf__add_field(split2, "x", 1, 0, 0));
+	ADD(btf__add_struct(split2, "t", 8));			/* [8] = [5] */
+	ADD(btf__add_field(split2, "y", 2, 0, 0));
+	ADD(btf__add_typedef(split2, "y", 8));			/* [9] */
+	dedup_ok("split_base2", split2, &map2);
+	CHECK(btf__type_cnt(split2) == 8, "split_base2: %u types", btf__type_cnt(split2));
+	check_id_map("split_base2", map2, exp_map2, 3);
+	free(map2);
+	free(map);
+	btf__free(split2);
+	btf__free(split);
+	btf__free(base);
+}
+
+/* One or two types of every kind, all twice: the dedupable kinds collapse. */
+static void add_every_kind(struct btf *btf)
+{
+	int b = btf__type_cnt(btf) - 1;
+
+	ADD(btf__add_int(btf, "int", 4, BTF_INT_SIGNED));		/* +1 INT */
+	ADD(btf__add_ptr(btf, b + 1));					/* +2 PTR */
+	ADD(btf__add_array(btf, b + 1, b + 1, 4));			/* +3 ARRAY */
+	ADD(btf__add_struct(btf, "st", 16));				/* +4 STRUCT */
+	ADD(btf__add_field(btf, "a", b + 3, 0, 0));
+	ADD(btf__add_union(btf, "un", 4));				/* +5 UNION */
+	ADD(btf__add_field(btf, "i", b + 1, 0, 0));
+	ADD(btf__add_enum(btf, "en", 4));				/* +6 ENUM */
+	ADD(btf__add_enum_value(btf, "E", 3));
+	ADD(btf__add_fwd(btf, "fw", BTF_FWD_STRUCT));			/* +7 FWD */
+	ADD(btf__add_typedef(btf, "td", b + 4));			/* +8 TYPEDEF */
+	ADD(btf__add_volatile(btf, b + 1));				/* +9 VOLATILE */
+	ADD(btf__add_const(btf, b + 9));				/* +10 CONST */
+	ADD(btf__add_restrict(btf, b + 2));				/* +11 RESTRICT */
+	ADD(btf__add_func_proto(btf, b + 1));				/* +12 FUNC_PROTO */
+	ADD(btf__add_func_param(btf, "p", b + 2));
+	ADD(btf__add_func(btf, "fn", BTF_FUNC_GLOBAL, b + 12));	/* +13 FUNC */
+	ADD(btf__add_var(btf, "v", BTF_VAR_GLOBAL_ALLOCATED, b + 1)); /* +14 VAR */
+	ADD(btf__add_datasec(btf, ".data", 4));				/* +15 DATASEC */
+	ADD(btf__add_datasec_var_info(btf, b + 14, 0, 4));
+	ADD(btf__add_float(btf, "float", 4));				/* +16 FLOAT */
+	ADD(btf__add_decl_tag(btf, "tag", b + 4, 0));			/* +17 DECL_TAG */
+	ADD(btf__add_type_tag(btf, "tt", b + 1));			/* +18 TYPE_TAG */
+	ADD(btf__add_enum64(btf, "e64", 8, false));			/* +19 ENUM64 */
+	ADD(btf__add_enum64_value(btf, "X", 1ULL << 40));
+	ADD(btf__add_loc_param(btf, 4, false, 0, 3, 0, 8));		/* +20 LOC_PARAM */
+	ADD(btf__add_loc_proto(btf));					/* +21 LOC_PROTO */
+	ADD(btf__add_loc_proto_param(btf, b + 20));
+	ADD(btf__add_locsec(btf, ".locs"));				/* +22 LOCSEC */
+	ADD(btf__add_locsec_loc(btf, "l", b + 12, b + 21, 0));
+}
+
+static void test_every_kind(void)
+{
+	struct btf *btf = btf__new_empty();
+	unsigned int counts[NR_BTF_KINDS] = {}, k;
+	uint32_t id, *map = NULL;
+
+	add_every_kind(btf);
+	add_every_kind(btf);
+	dedup_ok("every_kind", btf, &map);
+	for (id = 1; id < btf__type_cnt(btf); id++)
+		counts[btf_kind(btf__type_by_id(btf, id))]++;
+	for (k = 1; k < NR_BTF_KINDS; k++) {
+		bool kept = k == BTF_KIND_VAR || k == BTF_KIND_DATASEC || k == BTF_KIND_LOCSEC;
+
+		CHECK(counts[k] == (kept ? 2u : 1u), "every_kind: %u %s types", counts[k],
+		      btf_kind_str(k));
+	}
+	/* Second copy: everything but VAR/DATASEC/LOCSEC maps onto the first. */
+	for (k = 1; map && k < NR_BTF_KINDS; k++) {
+		bool kept = k == BTF_KIND_VAR || k == BTF_KIND_DATASEC || k == BTF_KIND_LOCSEC;
+
+		CHECK(kept ? map[k + 21] > 22 : map[k + 21] == k, "every_kind: %s maps to %u",
+		      btf_kind_str(k), map[k + 21]);
+	}
+	free(map);
+	btf__free(btf);
+}
+
+static int raw_of(const struct btf *btf, void **data, size_t *size)
+{
+	return btf__write_raw(btf, false, data, size);
+}
+
+/* Same input, same bytes; and only referenced strings survive. */
+static void test_deterministic(void)
+{
+	void *d1 = NULL, *d2 = NULL;
+	size_t s1 = 0, s2 = 0;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct btf *btf = btf__new_empty();
+
+		ADD(btf__add_str(btf, "unused string"));
+		add_every_kind(btf);
+		add_list_cu(btf);
+		add_every_kind(btf);
+		dedup_ok("deterministic", btf, NULL);
+		CHECK(btf__find_str(btf, "unused string") < 0, "deterministic: unused string kept");
+		CHECK(!raw_of(btf, i ? &d2 : &d1, i ? &s2 : &s1), "write_raw");
+		btf__free(btf);
+	}
+	CHECK(s1 == s2 && d1 && d2 && !memcmp(d1, d2, s1), "deterministic: outputs differ");
+	free(d1);
+	free(d2);
+}
+
+/* A failing dedup leaves the BTF exactly as it was. */
+static void check_untouched(const char *what, struct btf *btf, int exp_err)
+{
+	void *before = NULL, *after = NULL;
+	size_t sb = 0, sa = 0;
+	uint32_t *map = NULL;
+	struct btf_dedup_opts opts = { .id_map = &map };
+	int err;
+
+	CHECK(!raw_of(btf, &before, &sb), "%s: write_raw", what);
+	err = btf__dedup(btf, &opts);
+	CHECK(err == exp_err, "%s: btf__dedup returned %d, expected %d", what, err, exp_err);
+	CHECK(!map, "%s: id map set on failure", what);
+	CHECK(!raw_of(btf, &after, &sa), "%s: write_raw", what);
+	CHECK(sa == sb && !memcmp(before, after, sa), "%s: BTF modified by failed dedup", what);
+	free(before);
+	free(after);
+}
+
+static void test_failure(void)
+{
+	struct btf *btf = btf__new_empty();
+
+	add_list_cu(btf);
+	add_list_cu(btf);
+	ADD(btf__add_ptr(btf, 13));		/* [11] */
+	ADD(btf__add_const(btf, 11));		/* [12] */
+	ADD(btf__add_ptr(btf, 12));		/* [13]: a cycle without a struct */
+	check_untouched("ref_loop", btf, -ELOOP);
+	btf__free(btf);
+
+	btf = btf__new_empty();
+	add_list_cu(btf);
+	add_list_cu(btf);
+	ADD(btf__add_ptr(btf, 99));		/* id out of range */
+	check_untouched("bad_id", btf, -EINVAL);
+	btf__free(btf);
+}
+
+int main(void)
+{
+	test_split_loc();
+	test_dup_structs();
+	test_fwd_resolution();
+	test_same_name_differs();
+	test_enum_fwd();
+	test_func_protos();
+	test_loc_kinds();
+	test_locsec_kept();
+	test_split_base();
+	test_every_kind();
+	test_deterministic();
+	test_failure();
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	return failures ? 1 : 0;
+}

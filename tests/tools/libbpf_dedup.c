@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libbpf_dedup.c - the reference side of the dedup differential: reads a
+ * raw BTF file with the system libbpf, runs its btf__dedup() and writes
+ * the raw result.  Only kinds libbpf knows (1..19) can go through it.
+ *
+ * Usage: libbpf_dedup IN.btf OUT.btf
+ */
+#include <bpf/btf.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	const void *data;
+	struct btf *btf;
+	__u32 size;
+	FILE *f;
+	int err;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s IN.btf OUT.btf\n", argv[0]);
+		return 2;
+	}
+	btf = btf__parse_raw(argv[1]);
+	if (!btf) {
+		fprintf(stderr, "%s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	err = btf__dedup(btf, NULL);
+	if (err) {
+		fprintf(stderr, "btf__dedup: %s\n", strerror(-err));
+		btf__free(btf);
+		return 1;
+	}
+	data = btf__raw_data(btf, &size);
+	f = fopen(argv[2], "wb");
+	if (!data || !f || fwrite(data, 1, size, f) != size || fclose(f)) {
+		fprintf(stderr, "%s: write failed\n", argv[2]);
+		btf__free(btf);
+		return 1;
+	}
+	btf__free(btf);
+	return 0;
+}
