@@ -50,16 +50,22 @@
 
 /*
  * Canonical candidates by signature hash: a multimap with open
- * addressing over an append-only entry array.  Entries with equal hashes
- * are visited in insertion order, also after growth, which keeps the
- * choice among several candidates deterministic.
+ * addressing.  Slots hold the hash next to the id so a probe touches one
+ * cache line; the entries in insertion order are kept apart so that a
+ * growth re-inserts them in that order, and entries with equal hashes are
+ * always visited in insertion order: the choice among several candidates
+ * is deterministic.
  */
+struct cand_slot {
+	uint64_t hash;
+	uint32_t id; /* 0 = empty: void is never a candidate */
+};
+
 struct cand_table {
-	uint64_t *hashes;
-	uint32_t *ids;
+	struct cand_slot *entries;
 	size_t cnt;
 	size_t cap;
-	uint32_t *slots; /* entry index + 1, 0 = empty */
+	struct cand_slot *slots;
 	size_t mask;
 };
 
@@ -92,42 +98,52 @@ static uint64_t hmix(uint64_t h, uint64_t v)
 
 /* ---- candidate table ---- */
 
+/* Slot of hash @h: a full avalanche, so nearby hashes spread out. */
+static size_t slot_of(uint64_t h, size_t mask)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h & mask;
+}
+
+static void slot_put(struct cand_slot *slots, size_t mask, struct cand_slot e)
+{
+	size_t pos = slot_of(e.hash, mask);
+
+	while (slots[pos].id)
+		pos = (pos + 1) & mask;
+	slots[pos] = e;
+}
+
 static int table_rehash(struct cand_table *tab, size_t nr_slots)
 {
-	uint32_t *slots = calloc(nr_slots, sizeof(*slots));
-	size_t i, mask = nr_slots - 1;
+	struct cand_slot *slots = calloc(nr_slots, sizeof(*slots));
+	size_t i;
 
 	if (!slots)
 		return -ENOMEM;
-	for (i = 0; i < tab->cnt; i++) {
-		size_t pos = tab->hashes[i] & mask;
-
-		while (slots[pos])
-			pos = (pos + 1) & mask;
-		slots[pos] = i + 1;
-	}
+	for (i = 0; i < tab->cnt; i++)
+		slot_put(slots, nr_slots - 1, tab->entries[i]);
 	free(tab->slots);
 	tab->slots = slots;
-	tab->mask = mask;
+	tab->mask = nr_slots - 1;
 	return 0;
 }
 
 static int table_add(struct cand_table *tab, uint64_t h, uint32_t id)
 {
-	size_t pos;
+	struct cand_slot e = { h, id };
 
 	if (tab->cnt == tab->cap) {
 		size_t cap = tab->cap ? tab->cap * 2 : 1024;
-		uint64_t *hashes = realloc(tab->hashes, cap * sizeof(*hashes));
-		uint32_t *ids;
+		struct cand_slot *entries = realloc(tab->entries, cap * sizeof(*entries));
 
-		if (!hashes)
+		if (!entries)
 			return -ENOMEM;
-		tab->hashes = hashes;
-		ids = realloc(tab->ids, cap * sizeof(*ids));
-		if (!ids)
-			return -ENOMEM;
-		tab->ids = ids;
+		tab->entries = entries;
 		tab->cap = cap;
 	}
 	/* Keep the load factor at most 1/2. */
@@ -137,19 +153,14 @@ static int table_add(struct cand_table *tab, uint64_t h, uint32_t id)
 		if (err)
 			return err;
 	}
-	tab->hashes[tab->cnt] = h;
-	tab->ids[tab->cnt] = id;
-	pos = h & tab->mask;
-	while (tab->slots[pos])
-		pos = (pos + 1) & tab->mask;
-	tab->slots[pos] = ++tab->cnt;
+	tab->entries[tab->cnt++] = e;
+	slot_put(tab->slots, tab->mask, e);
 	return 0;
 }
 
 static void table_free(struct cand_table *tab)
 {
-	free(tab->hashes);
-	free(tab->ids);
+	free(tab->entries);
 	free(tab->slots);
 	memset(tab, 0, sizeof(*tab));
 }
@@ -157,7 +168,7 @@ static void table_free(struct cand_table *tab)
 /* Start position of the probe for hash @h. */
 static size_t cand_first(const struct cand_table *tab, uint64_t h)
 {
-	return tab->slots ? h & tab->mask : 0;
+	return tab->slots ? slot_of(h, tab->mask) : 0;
 }
 
 /* Next candidate id of hash @h from *@pos on; 0 when there are no more. */
@@ -165,12 +176,12 @@ static uint32_t cand_next(const struct cand_table *tab, uint64_t h, size_t *pos)
 {
 	if (!tab->slots)
 		return 0;
-	while (tab->slots[*pos]) {
-		uint32_t e = tab->slots[*pos] - 1;
+	while (tab->slots[*pos].id) {
+		const struct cand_slot *e = &tab->slots[*pos];
 
 		*pos = (*pos + 1) & tab->mask;
-		if (tab->hashes[e] == h)
-			return tab->ids[e];
+		if (e->hash == h)
+			return e->id;
 	}
 	return 0;
 }
@@ -205,13 +216,26 @@ static bool equal_int_tag(const struct btf_type *a, const struct btf_type *b)
 	       *(const uint32_t *)btf_type_body(a) == *(const uint32_t *)btf_type_body(b);
 }
 
-/* Vlen and values are left out so that a forward enum meets its definition. */
+/*
+ * Vlen and values are left out so that a forward enum meets its
+ * definition.  C has no anonymous forward enum, so an anonymous enum
+ * hashes its values too: the kernel's thousands of anonymous enums would
+ * otherwise share one hash (see docs/dedup-differences.md).
+ */
 static uint64_t hash_enum(const struct btf_type *t)
 {
+	const uint32_t *w = btf_type_body(t);
+	size_t i, n = 0;
 	uint64_t h = hmix(0, t->name_off);
 
 	h = hmix(h, t->info & ~0xffffu);
-	return hmix(h, t->size);
+	h = hmix(h, t->size);
+	if (t->name_off)
+		return h;
+	n = btf_vlen(t) * (btf_kind(t) == BTF_KIND_ENUM ? 2 : 3);
+	for (i = 0; i < n; i++)
+		h = hmix(h, w[i]);
+	return hmix(h, btf_vlen(t));
 }
 
 static bool equal_enum(const struct btf_type *a, const struct btf_type *b)
@@ -240,8 +264,27 @@ static bool compat_enum(const struct btf_type *a, const struct btf_type *b)
 	       a->size == b->size;
 }
 
-/* Member types are left out: they may not be canonical yet. */
-static uint64_t hash_struct(const struct btf_type *t)
+/*
+ * What an equivalent member type must share: kinds only ever resolve
+ * FWD -> STRUCT/UNION or ENUM -> ENUM of the same name, so the name and
+ * the kind up to that folding are invariant under phase 3's equivalence.
+ */
+static uint64_t member_sig(const struct dedup *d, uint32_t id)
+{
+	const struct btf_type *t = d->tp[id];
+	unsigned int kind = btf_kind(t);
+
+	if (kind == BTF_KIND_FWD || kind == BTF_KIND_UNION)
+		kind = BTF_KIND_STRUCT;
+	return ((uint64_t)kind << 32) | t->name_off;
+}
+
+/*
+ * Member ids are left out (they may not be canonical yet), but their
+ * invariant signature goes in: without it, the kernel's many anonymous
+ * unions of anonymous members would all share one hash.
+ */
+static uint64_t hash_struct(const struct dedup *d, const struct btf_type *t)
 {
 	const struct btf_member *m = btf_type_body(t);
 	unsigned int i, n = btf_vlen(t);
@@ -250,6 +293,7 @@ static uint64_t hash_struct(const struct btf_type *t)
 	for (i = 0; i < n; i++) {
 		h = hmix(h, m[i].name_off);
 		h = hmix(h, m[i].offset);
+		h = hmix(h, member_sig(d, m[i].type));
 	}
 	return h;
 }
@@ -467,7 +511,7 @@ static int dedup_strings(struct dedup *d)
 /* ---- hashing of base types (split BTF) ---- */
 
 /* Signature hash of @t as the phase that dedups its kind computes it. */
-static int type_hash(const struct btf_type *t, uint64_t *h)
+static int type_hash(const struct dedup *d, const struct btf_type *t, uint64_t *h)
 {
 	switch ((enum btf_kind)btf_kind(t)) {
 	case BTF_KIND_CONST:
@@ -491,7 +535,7 @@ static int type_hash(const struct btf_type *t, uint64_t *h)
 		return 0;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		*h = hash_struct(t);
+		*h = hash_struct(d, t);
 		return 0;
 	case BTF_KIND_ARRAY:
 		*h = hash_array(t);
@@ -523,7 +567,7 @@ static int dedup_prep_base(struct dedup *d)
 	int err;
 
 	for (id = 1; id < d->start_id; id++) {
-		err = type_hash(d->tp[id], &h);
+		err = type_hash(d, d->tp[id], &h);
 		if (err < 0)
 			return err;
 		if (err)
@@ -885,7 +929,7 @@ static int dedup_struct_type(struct dedup *d, uint32_t id)
 
 	if (is_mapped(d, id) || !is_composite_kind(btf_kind(t)))
 		return 0;
-	h = hash_struct(t);
+	h = hash_struct(d, t);
 	for_each_cand(&d->tab, h, pos, cand_id) {
 		/* A FWD of colliding hash must not be picked (FWD <-> STRUCT loop). */
 		if (!shallow_equal_struct(t, d->tp[cand_id]))
@@ -1019,7 +1063,7 @@ static int dedup_ref_type(struct dedup *d, uint32_t id)
 	err = btf_type_visit_type_ids(t, dedup_ref_fields, d);
 	if (err)
 		return err;
-	err = type_hash(t, &h);
+	err = type_hash(d, t, &h);
 	if (err)
 		return err < 0 ? err : -EINVAL;
 	new_id = find_equal(d, id, h, equal);

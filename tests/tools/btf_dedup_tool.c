@@ -17,6 +17,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* Monotonic milliseconds, for the dedup timing BTF_DEDUP_TIME asks for. */
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 #define MAX_DEPTH 32
 
@@ -289,11 +299,15 @@ static int cmd_concat(int argc, char **argv)
 static int cmd_dedup(const char *in, const char *out)
 {
 	struct btf *btf = load(in);
+	double t0;
 	int err;
 
 	if (!btf)
 		return 1;
+	t0 = now_ms();
 	err = btf__dedup(btf, NULL);
+	if (getenv("BTF_DEDUP_TIME"))
+		fprintf(stderr, "dedup: %.1f ms\n", now_ms() - t0);
 	if (err)
 		fprintf(stderr, "btf__dedup: %d\n", err);
 	err = err || write_file(btf, out);

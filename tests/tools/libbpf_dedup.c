@@ -10,13 +10,25 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* Monotonic milliseconds, for the dedup timing BTF_DEDUP_TIME asks for. */
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 int main(int argc, char **argv)
 {
 	const void *data;
 	struct btf *btf;
 	__u32 size;
+	double t0;
 	FILE *f;
 	int err;
 
@@ -29,7 +41,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
+	t0 = now_ms();
 	err = btf__dedup(btf, NULL);
+	if (getenv("BTF_DEDUP_TIME"))
+		fprintf(stderr, "dedup: %.1f ms\n", now_ms() - t0);
 	if (err) {
 		fprintf(stderr, "btf__dedup: %s\n", strerror(-err));
 		btf__free(btf);
