@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cu.c - one compile unit into a struct dw_cu.
+ *
+ * One walk over the CU's DIE tree (dwarf_child/dwarf_siblingof, no
+ * allocation per DIE) hands type DIEs to types.c as it meets them and
+ * remembers subprograms, top-level variables and inline sites in DIE
+ * order.  Those are decoded only after every type has its id, so their
+ * types never jump the DIE order pahole numbers types in.
+ */
+#include "dw_internal.h"
+#include "../btf/btf_internal.h"
+
+#include <dwarf.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef DW_TAG_LLVM_annotation
+#define DW_TAG_LLVM_annotation 0x6000
+#endif
+
+/* Deeper DIE nesting than this is treated as corrupt. */
+#define DW_MAX_DEPTH 512
+
+enum dw_deferred_kind {
+	DW_DEFER_FUNC,
+	DW_DEFER_VAR,
+	DW_DEFER_SITE,
+};
+
+struct dw_deferred {
+	Dwarf_Die die;
+	enum dw_deferred_kind kind;
+};
+
+struct dw_walk {
+	struct dw_cu_ctx *ctx;
+	struct dw_deferred *items;
+	size_t nr_items;
+	size_t items_cap;
+};
+
+void dw_log_die(struct dw_cu_ctx *ctx, Dwarf_Die *die, const char *what, bool libdw_err)
+{
+	unsigned long long off = die ? dwarf_dieoffset(die) : 0;
+	const char *cu = ctx->cu && ctx->cu->name ? ctx->cu->name : "?";
+
+	if (libdw_err)
+		btf_log_printf(ctx->log, "%s: DIE 0x%llx: %s: %s", cu, off, what, dwarf_errmsg(-1));
+	else
+		btf_log_printf(ctx->log, "%s: DIE 0x%llx: %s", cu, off, what);
+}
+
+/* ---- append helpers ---- */
+
+#define DW_ADD(ctx, arr, nr, cap, elem)                                                  \
+	({                                                                               \
+		__typeof__(*(arr)) *slot_;                                               \
+		long ret_ = -ENOMEM;                                                     \
+		slot_ = btf_add_mem((void **)&(arr), &(cap), sizeof(*slot_), (nr), UINT32_MAX, 1); \
+		if (slot_) {                                                             \
+			*slot_ = *(elem);                                                \
+			ret_ = (nr)++;                                                   \
+		}                                                                        \
+		ret_;                                                                    \
+	})
+
+long dw_cu_add_param(struct dw_cu_ctx *ctx, const struct dw_param *p)
+{
+	return DW_ADD(ctx, ctx->cu->params, ctx->cu->nr_params, ctx->params_cap, p);
+}
+
+long dw_cu_add_site(struct dw_cu_ctx *ctx, const struct dw_site *s)
+{
+	return DW_ADD(ctx, ctx->cu->sites, ctx->cu->nr_sites, ctx->sites_cap, s);
+}
+
+long dw_cu_add_loc(struct dw_cu_ctx *ctx, const struct dw_loc *l)
+{
+	return DW_ADD(ctx, ctx->cu->locs, ctx->cu->nr_locs, ctx->locs_cap, l);
+}
+
+static long add_func(struct dw_cu_ctx *ctx, const struct dw_func *f)
+{
+	return DW_ADD(ctx, ctx->cu->funcs, ctx->cu->nr_funcs, ctx->funcs_cap, f);
+}
+
+static long add_var(struct dw_cu_ctx *ctx, const struct dw_var *v)
+{
+	return DW_ADD(ctx, ctx->cu->vars, ctx->cu->nr_vars, ctx->vars_cap, v);
+}
+
+static long add_tag(struct dw_cu_ctx *ctx, const struct dw_tag *t)
+{
+	return DW_ADD(ctx, ctx->cu->tags, ctx->cu->nr_tags, ctx->tags_cap, t);
+}
+
+/* ---- small DIE readers ---- */
+
+static bool flag_integrate(Dwarf_Die *die, int name)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	return dwarf_attr_integrate(die, name, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
+}
+
+static bool own_flag(Dwarf_Die *die, int name)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	return dwarf_attr(die, name, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
+}
+
+static bool udata_integrate(Dwarf_Die *die, int name, Dwarf_Word *val)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, name, &attr) && dwarf_formudata(&attr, val) == 0;
+}
+
+/* Type id of @die's DW_AT_type, looked up through origin/specification. */
+static int type_of(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die tmp, *t = type ? type : &tmp;
+
+	*id = 0;
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr))
+		return 0;
+	if (!dwarf_formref_die(&attr, t)) {
+		dw_log_die(ctx, die, "type reference to nowhere", true);
+		return -EINVAL;
+	}
+	return dw_type_id(ctx, t, id);
+}
+
+/* Adds the btf_decl_tag annotations among @die's children to cu->tags. */
+static int add_decl_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die, int component, uint16_t *nr)
+{
+	Dwarf_Attribute attr;
+	struct dw_tag tag;
+	const char *name;
+	Dwarf_Die child;
+	int off;
+	long idx;
+
+	if (!ctx->opts->decl_tag || !dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_LLVM_annotation)
+			continue;
+		name = dwarf_diename(&child);
+		if (!name || strcmp(name, "btf_decl_tag") ||
+		    !dwarf_attr(&child, DW_AT_const_value, &attr))
+			continue;
+		off = dw_str(ctx, dwarf_formstring(&attr));
+		if (off < 0)
+			return off;
+		tag.value_off = off;
+		tag.component = component;
+		idx = add_tag(ctx, &tag);
+		if (idx < 0)
+			return idx;
+		(*nr)++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/* ---- functions ---- */
+
+/* DWARF register numbers of the integer argument registers, per arch. */
+static int abi_param_reg(int machine, unsigned int idx)
+{
+	static const int x86_64[] = { 5, 4, 1, 2, 8, 9 };
+
+	switch (machine) {
+	case EM_X86_64:
+		return idx < 6 ? x86_64[idx] : -1;
+	case EM_AARCH64:
+		return idx < 8 ? (int)idx : -1;
+	case EM_S390:
+		return idx < 5 ? (int)idx + 2 : -1;
+	case EM_RISCV:
+		return idx < 8 ? (int)idx + 10 : -1;
+	case EM_PPC64:
+		return idx < 8 ? (int)idx + 3 : -1;
+	}
+	return -1;
+}
+
+/*
+ * The register a parameter arrives in, as pahole reads it: DW_OP_regN as
+ * the first location entry, or DW_OP_entry_value(DW_OP_regN) in any
+ * entry.  -1 if neither (on the stack, or computed).
+ */
+static int param_reg(Dwarf_Attribute *loc, int expected)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Attribute entry;
+	Dwarf_Op *expr, *inner;
+	size_t len, inner_len;
+	ptrdiff_t off = 0;
+	int nth = -1, reg = -1;
+
+	while ((off = dwarf_getlocations(loc, off, &base, &start, &end, &expr, &len)) > 0) {
+		nth++;
+		if (len > 1 && expr[len - 1].atom == DW_OP_stack_value)
+			len--;
+		if (len != 1)
+			continue;
+		if (expr->atom >= DW_OP_reg0 && expr->atom <= DW_OP_reg31 && nth == 0) {
+			reg = expr->atom - DW_OP_reg0;
+			if (reg == expected)
+				return reg;
+		} else if (expr->atom == DW_OP_regx && nth == 0) {
+			reg = expr->number;
+			if (reg == expected)
+				return reg;
+		} else if ((expr->atom == DW_OP_entry_value || expr->atom == DW_OP_GNU_entry_value) &&
+			   dwarf_getlocation_attr(loc, expr, &entry) == 0 &&
+			   dwarf_getlocation(&entry, &inner, &inner_len) == 0 && inner_len == 1 &&
+			   inner->atom >= DW_OP_reg0 && inner->atom <= DW_OP_reg31) {
+			return inner->atom - DW_OP_reg0;
+		}
+	}
+	return reg;
+}
+
+/* The concrete DIE's parameter whose abstract origin is @param. */
+static bool concrete_param(Dwarf_Die *func, Dwarf_Die *param, Dwarf_Die *out)
+{
+	Dwarf_Off want = dwarf_dieoffset(param);
+	Dwarf_Attribute attr;
+	Dwarf_Die origin;
+
+	if (dwarf_child(func, out) != 0)
+		return false;
+	do {
+		if (dwarf_tag(out) == DW_TAG_formal_parameter &&
+		    dwarf_attr(out, DW_AT_abstract_origin, &attr) &&
+		    dwarf_formref_die(&attr, &origin) && dwarf_dieoffset(&origin) == want)
+			return true;
+	} while (dwarf_siblingof(out, out) == 0);
+	return false;
+}
+
+/* Flags from where parameter @idx of a function with code really lives. */
+static uint16_t param_loc_flags(struct dw_cu_ctx *ctx, Dwarf_Die *func, Dwarf_Die *origin,
+				Dwarf_Die *param, unsigned int idx)
+{
+	int expected = abi_param_reg(dw_file_machine(ctx->file), idx), actual;
+	Dwarf_Die concrete = *param;
+	Dwarf_Attribute loc;
+
+	if (func != origin && !concrete_param(func, param, &concrete))
+		return DW_FUNC_OPTIMIZED_PARAM;
+	if (!dwarf_attr(&concrete, DW_AT_location, &loc))
+		return DW_FUNC_OPTIMIZED_PARAM;
+	if (expected < 0)
+		return 0;
+	actual = param_reg(&loc, expected);
+	return actual >= 0 && actual != expected ? DW_FUNC_UNEXPECTED_REG : 0;
+}
+
+static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
+		      struct dw_func *f)
+{
+	struct dw_param p;
+	Dwarf_Die child;
+	const char *name;
+	int err, off;
+	long idx;
+
+	f->first_param = ctx->cu->nr_params;
+	if (dwarf_child(origin, &child) != 0)
+		return 0;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_unspecified_parameters:
+			f->flags |= DW_FUNC_VARARGS;
+			continue;
+		case DW_TAG_formal_parameter:
+			break;
+		default:
+			continue;
+		}
+		name = dwarf_diename(&child);
+		if (!name)
+			f->flags |= DW_FUNC_UNNAMED_PARAM;
+		off = dw_str(ctx, name);
+		err = off < 0 ? off : type_of(ctx, &child, &p.type, NULL);
+		if (err)
+			return err;
+		p.name_off = off;
+		if (f->flags & DW_FUNC_HAS_CODE)
+			f->flags |= param_loc_flags(ctx, die, origin, &child, f->nr_params);
+		err = add_decl_tags(ctx, &child, f->nr_params, &f->nr_tags);
+		if (err)
+			return err;
+		idx = dw_cu_add_param(ctx, &p);
+		if (idx < 0)
+			return idx;
+		f->nr_params++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/* Entry address: low_pc, else the lowest start of DW_AT_ranges. */
+static bool func_addr(Dwarf_Die *die, uint64_t *addr)
+{
+	Dwarf_Addr low, base, start, end, best = UINT64_MAX;
+	ptrdiff_t off = 0;
+
+	if (dwarf_lowpc(die, &low) == 0) {
+		*addr = low;
+		return true;
+	}
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0)
+		if (start < best)
+			best = start;
+	if (best == UINT64_MAX)
+		return dwarf_hasattr(die, DW_AT_entry_pc);
+	*addr = best;
+	return true;
+}
+
+static uint16_t func_flags(Dwarf_Die *die)
+{
+	Dwarf_Word inl = 0, cc = 0;
+	uint16_t flags = 0;
+
+	if (flag_integrate(die, DW_AT_external))
+		flags |= DW_FUNC_EXTERNAL;
+	if (own_flag(die, DW_AT_declaration))
+		flags |= DW_FUNC_DECLARATION;
+	if (udata_integrate(die, DW_AT_inline, &inl) &&
+	    (inl == DW_INL_inlined || inl == DW_INL_declared_inlined))
+		flags |= DW_FUNC_INLINED;
+	if (udata_integrate(die, DW_AT_calling_convention, &cc) && cc == DW_CC_nocall)
+		flags |= DW_FUNC_NOCALL;
+	return flags;
+}
+
+/* The DIE holding the declared prototype: the abstract origin, if any. */
+static void func_origin(Dwarf_Die *die, Dwarf_Die *origin)
+{
+	Dwarf_Attribute attr;
+	int i;
+
+	*origin = *die;
+	for (i = 0; i < 4 && dwarf_attr(origin, DW_AT_abstract_origin, &attr); i++)
+		if (!dwarf_formref_die(&attr, origin))
+			break;
+}
+
+static int decode_func(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	struct dw_func f = { .die_off = dwarf_dieoffset(die) };
+	Dwarf_Die origin;
+	int off, err;
+
+	func_origin(die, &origin);
+	f.flags = func_flags(die);
+	if (func_addr(die, &f.addr))
+		f.flags |= DW_FUNC_HAS_CODE;
+	off = dw_str(ctx, dwarf_diename(die));
+	if (off < 0)
+		return off;
+	f.name_off = off;
+	err = type_of(ctx, die, &f.ret_type, NULL);
+	if (err)
+		return err;
+	f.first_tag = ctx->cu->nr_tags;
+	err = add_decl_tags(ctx, &origin, -1, &f.nr_tags);
+	if (!err)
+		err = add_params(ctx, die, &origin, &f);
+	if (err)
+		return err;
+	return add_func(ctx, &f) < 0 ? -ENOMEM : 0;
+}
+
+/* ---- variables ---- */
+
+/* A location that is exactly one DW_OP_addr (or DW_OP_addrx). */
+static bool var_addr(Dwarf_Die *die, uint64_t *addr)
+{
+	Dwarf_Attribute attr, result;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &ops, &nops) != 0 || nops != 1)
+		return false;
+	if (ops[0].atom == DW_OP_addr) {
+		*addr = ops[0].number;
+		return true;
+	}
+	if (ops[0].atom != DW_OP_addrx && ops[0].atom != DW_OP_GNU_addr_index)
+		return false;
+	return dwarf_getlocation_attr(&attr, ops, &result) == 0 &&
+	       dwarf_formaddr(&result, addr) == 0;
+}
+
+static int decode_var(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	struct dw_var v = { 0 };
+	Dwarf_Die type, spec;
+	Dwarf_Attribute attr;
+	Dwarf_Word size = 0;
+	int off, err;
+
+	off = dw_str(ctx, dwarf_diename(die));
+	if (off < 0)
+		return off;
+	v.name_off = off;
+	err = type_of(ctx, die, &v.type, &type);
+	if (err)
+		return err;
+	if (v.type && dwarf_aggregate_size(&type, &size) == 0)
+		v.size = size;
+	v.has_addr = var_addr(die, &v.addr);
+	v.external = flag_integrate(die, DW_AT_external);
+	v.declaration = own_flag(die, DW_AT_declaration);
+	v.artificial = own_flag(die, DW_AT_artificial);
+	v.first_tag = ctx->cu->nr_tags;
+	err = add_decl_tags(ctx, die, -1, &v.nr_tags);
+	/* Tags written on the declaration a definition completes. */
+	if (!err && dwarf_attr(die, DW_AT_specification, &attr) && dwarf_formref_die(&attr, &spec))
+		err = add_decl_tags(ctx, &spec, -1, &v.nr_tags);
+	if (err)
+		return err;
+	return add_var(ctx, &v) < 0 ? -ENOMEM : 0;
+}
+
+/* ---- the walk ---- */
+
+static int defer(struct dw_walk *w, Dwarf_Die *die, enum dw_deferred_kind kind)
+{
+	struct dw_deferred *d;
+
+	d = btf_add_mem((void **)&w->items, &w->items_cap, sizeof(*d), w->nr_items, SIZE_MAX, 1);
+	if (!d)
+		return -ENOMEM;
+	d->die = *die;
+	d->kind = kind;
+	w->nr_items++;
+	return 0;
+}
+
+/* Children that can hold no type, function, variable or inline site. */
+static bool is_leaf(int tag)
+{
+	switch (tag) {
+	case DW_TAG_member:
+	case DW_TAG_formal_parameter:
+	case DW_TAG_enumerator:
+	case DW_TAG_subrange_type:
+	case DW_TAG_unspecified_parameters:
+	case DW_TAG_call_site:
+	case DW_TAG_GNU_call_site:
+	case DW_TAG_call_site_parameter:
+	case DW_TAG_GNU_call_site_parameter:
+	case DW_TAG_label:
+	case DW_TAG_variable:
+	case DW_TAG_LLVM_annotation:
+		return true;
+	}
+	return false;
+}
+
+static int walk(struct dw_walk *w, Dwarf_Die *parent, bool top, int depth)
+{
+	const struct dw_opts *opts = w->ctx->opts;
+	Dwarf_Die child;
+	int tag, err = 0;
+
+	if (depth > DW_MAX_DEPTH) {
+		dw_log_die(w->ctx, parent, "DIE tree too deep", false);
+		return -ELOOP;
+	}
+	if (!dwarf_haschildren(parent) || dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		tag = dwarf_tag(&child);
+		if (dw_is_type_tag(tag)) {
+			/* Nested types first: pahole numbers them before their parent. */
+			if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+			    tag == DW_TAG_class_type)
+				err = walk(w, &child, false, depth + 1);
+			if (!err)
+				err = dw_types_reserve(w->ctx, &child);
+		} else if (tag == DW_TAG_subprogram) {
+			err = defer(w, &child, DW_DEFER_FUNC);
+			if (!err)
+				err = walk(w, &child, false, depth + 1);
+		} else if (tag == DW_TAG_variable) {
+			if (top)
+				err = defer(w, &child, DW_DEFER_VAR);
+		} else if (tag == DW_TAG_inlined_subroutine) {
+			if (opts->collect_inlines)
+				err = defer(w, &child, DW_DEFER_SITE);
+			if (!err)
+				err = walk(w, &child, false, depth + 1);
+		} else if (!is_leaf(tag)) {
+			err = walk(w, &child, tag == DW_TAG_namespace && top, depth + 1);
+		}
+		if (err)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+static int decode_deferred(struct dw_cu_ctx *ctx, struct dw_walk *w)
+{
+	struct dw_deferred *d;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < w->nr_items && !err; i++) {
+		d = &w->items[i];
+		switch (d->kind) {
+		case DW_DEFER_FUNC:
+			err = decode_func(ctx, &d->die);
+			break;
+		case DW_DEFER_VAR:
+			err = decode_var(ctx, &d->die);
+			break;
+		case DW_DEFER_SITE:
+			err = dw_site_collect(ctx, &d->die);
+			break;
+		}
+	}
+	return err;
+}
+
+static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
+{
+	struct dw_cu *cu = ctx->cu;
+	const char *name;
+	Dwarf_Word lang = 0;
+	int err;
+
+	err = dw_file_cu_die(ctx->file, idx, &ctx->dw, &ctx->cu_die);
+	if (err) {
+		btf_log_printf(ctx->log, "CU %u: cannot read unit DIE: %s", idx, dwarf_errmsg(-1));
+		return err;
+	}
+	name = dwarf_diename(&ctx->cu_die);
+	cu->name = strdup(name ? name : "");
+	cu->btf = btf__new_empty();
+	ctx->types = dw_types_new();
+	if (!cu->name || !cu->btf || !ctx->types)
+		return -ENOMEM;
+	btf__set_pointer_size(cu->btf, dw_file_pointer_size(ctx->file));
+	ctx->addr_size = dw_file_pointer_size(ctx->file);
+	if (udata_integrate(&ctx->cu_die, DW_AT_language, &lang))
+		cu->lang = lang;
+	return 0;
+}
+
+int dw_cu_decode(struct dw_file *f, uint32_t idx, const struct dw_opts *opts, struct dw_cu *cu,
+		 const struct btf_log *log)
+{
+	struct dw_cu_ctx ctx = { .file = f, .cu = cu, .opts = opts, .log = log };
+	struct dw_walk w = { .ctx = &ctx };
+	int err;
+
+	err = cu_setup(&ctx, idx);
+	if (err)
+		goto out;
+	if (opts->skip_rust && cu->lang == DW_LANG_Rust) {
+		cu->skipped = true;
+		goto out;
+	}
+	err = walk(&w, &ctx.cu_die, true, 0);
+	if (!err)
+		err = dw_types_encode(&ctx);
+	if (!err)
+		err = decode_deferred(&ctx, &w);
+	if (!err)
+		err = dw_types_finish(&ctx);
+out:
+	free(w.items);
+	dw_types_free(ctx.types);
+	return err;
+}
+
+void dw_cu_release(struct dw_cu *cu)
+{
+	if (!cu)
+		return;
+	btf__free(cu->btf);
+	free(cu->name);
+	free(cu->funcs);
+	free(cu->vars);
+	free(cu->params);
+	free(cu->tags);
+	free(cu->sites);
+	free(cu->locs);
+	memset(cu, 0, sizeof(*cu));
+}

@@ -1,0 +1,967 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * types.c - type DIEs of one CU to BTF types in dw_cu.btf.
+ *
+ * Ids are fixed before anything is emitted, the way pahole numbers its
+ * type table: cu.c's walk hands every type DIE over in DIE order, a type
+ * after the types nested in it (struct A { union {...} u; } gives the
+ * union the smaller id), and each gets the next id.  Emission then runs
+ * over that list in order, so a member may name a type emitted later
+ * and no recursion happens at all: a struct holding a pointer to itself
+ * is just an id that is already known.
+ *
+ * A reference the walk did not see (a DIE in another CU through
+ * DW_FORM_ref_addr) gets the next free id and is queued behind the rest.
+ * DW_TAG_atomic_type is looked through and DW_TAG_unspecified_type is
+ * void, as in pahole; neither gets an id.
+ *
+ * A pointer with btf_type_tag annotations takes one id per tag before its
+ * own:  int __tag1 __tag2 *p  ->  PTR -> TYPE_TAG tag2 -> TYPE_TAG tag1 -> int.
+ */
+#include "dw_internal.h"
+#include "../btf/btf_internal.h"
+
+#include <dwarf.h>
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef DW_TAG_LLVM_annotation
+#define DW_TAG_LLVM_annotation 0x6000
+#endif
+
+/* Atomic-type chains longer than this are treated as cycles. */
+#define DW_MAX_LOOKTHROUGH 32
+
+struct dw_slot {
+	Dwarf_Die die;      /* zeroed for the synthetic index int */
+	uint32_t id;        /* id of the first BTF type it makes */
+	uint16_t nr_tags;   /* TYPE_TAGs before a pointer */
+	bool index_int;
+};
+
+struct dw_pending_tag {
+	const char *value;  /* in libdw's string section */
+	uint32_t target;
+	int32_t component;
+};
+
+struct dw_types {
+	/* DIE offset + 1 -> id; open addressing, 0 = empty. */
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t map_cap;
+	size_t map_cnt;
+
+	struct dw_slot *slots;
+	size_t nr_slots;
+	size_t slots_cap;
+	size_t next_emit;
+	uint32_t next_id;
+	bool emitting;
+
+	Dwarf_Off int_off; /* first base type named "int", + 1 */
+	uint32_t index_id; /* 0 until needed */
+	bool saw_array;
+	int big_endian;    /* -1 = not looked up */
+
+	struct dw_pending_tag *dtags;
+	size_t nr_dtags;
+	size_t dtags_cap;
+};
+
+struct dw_types *dw_types_new(void)
+{
+	struct dw_types *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->next_id = 1;
+	t->big_endian = -1;
+	return t;
+}
+
+void dw_types_free(struct dw_types *t)
+{
+	if (!t)
+		return;
+	free(t->keys);
+	free(t->vals);
+	free(t->slots);
+	free(t->dtags);
+	free(t);
+}
+
+/* ---- DIE offset -> id map ---- */
+
+static size_t map_hash(uint64_t key, size_t cap)
+{
+	key *= 0x9e3779b97f4a7c15ull;
+	return (key >> 20) & (cap - 1);
+}
+
+static int map_grow(struct dw_types *t)
+{
+	size_t cap = t->map_cap ? t->map_cap * 2 : 1024, i, h;
+	uint64_t *keys = calloc(cap, sizeof(*keys));
+	uint32_t *vals = malloc(cap * sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->map_cap; i++) {
+		if (!t->keys[i])
+			continue;
+		for (h = map_hash(t->keys[i], cap); keys[h]; h = (h + 1) & (cap - 1))
+			;
+		keys[h] = t->keys[i];
+		vals[h] = t->vals[i];
+	}
+	free(t->keys);
+	free(t->vals);
+	t->keys = keys;
+	t->vals = vals;
+	t->map_cap = cap;
+	return 0;
+}
+
+static bool map_get(const struct dw_types *t, Dwarf_Off off, uint32_t *id)
+{
+	uint64_t key = off + 1;
+	size_t h;
+
+	if (!t->map_cap)
+		return false;
+	for (h = map_hash(key, t->map_cap); t->keys[h]; h = (h + 1) & (t->map_cap - 1)) {
+		if (t->keys[h] == key) {
+			*id = t->vals[h];
+			return true;
+		}
+	}
+	return false;
+}
+
+static int map_put(struct dw_types *t, Dwarf_Off off, uint32_t id)
+{
+	uint64_t key = off + 1;
+	size_t h;
+	int err;
+
+	if (t->map_cnt * 2 >= t->map_cap) {
+		err = map_grow(t);
+		if (err)
+			return err;
+	}
+	for (h = map_hash(key, t->map_cap); t->keys[h]; h = (h + 1) & (t->map_cap - 1)) {
+		if (t->keys[h] == key) {
+			t->vals[h] = id;
+			return 0;
+		}
+	}
+	t->keys[h] = key;
+	t->vals[h] = id;
+	t->map_cnt++;
+	return 0;
+}
+
+/* ---- small DIE readers ---- */
+
+static bool die_udata(Dwarf_Die *die, int name, Dwarf_Word *val)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, name, &attr) && dwarf_formudata(&attr, val) == 0;
+}
+
+static bool die_flag(Dwarf_Die *die, int name)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	return dwarf_attr(die, name, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
+}
+
+/* The annotation's value if @die is DW_TAG_LLVM_annotation named @kind. */
+static const char *annotation_value(Dwarf_Die *die, const char *kind)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	if (dwarf_tag(die) != DW_TAG_LLVM_annotation)
+		return NULL;
+	name = dwarf_diename(die);
+	if (!name || strcmp(name, kind))
+		return NULL;
+	if (!dwarf_attr(die, DW_AT_const_value, &attr))
+		return NULL;
+	return dwarf_formstring(&attr);
+}
+
+bool dw_is_type_tag(int tag)
+{
+	switch (tag) {
+	case DW_TAG_base_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_typedef:
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_array_type:
+	case DW_TAG_subroutine_type:
+		return true;
+	}
+	return false;
+}
+
+/* ---- id reservation ---- */
+
+static uint16_t count_type_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	Dwarf_Die child;
+	uint16_t n = 0;
+
+	if (!ctx->opts->type_tag || !dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		if (annotation_value(&child, "btf_type_tag"))
+			n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+static struct dw_slot *push_slot(struct dw_types *t, uint16_t nr_ids)
+{
+	struct dw_slot *s;
+
+	s = btf_add_mem((void **)&t->slots, &t->slots_cap, sizeof(*s), t->nr_slots, SIZE_MAX, 1);
+	if (!s)
+		return NULL;
+	t->nr_slots++;
+	s->id = t->next_id;
+	t->next_id += nr_ids;
+	return s;
+}
+
+/* Gives @die its id(s) and queues it for emission; *@id = its own id. */
+static int reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
+{
+	struct dw_types *t = ctx->types;
+	int tag = dwarf_tag(die);
+	uint16_t nr_tags = 0;
+	struct dw_slot *s;
+	const char *name;
+
+	if (tag == DW_TAG_pointer_type)
+		nr_tags = count_type_tags(ctx, die);
+	s = push_slot(t, nr_tags + 1);
+	if (!s)
+		return -ENOMEM;
+	s->die = *die;
+	s->nr_tags = nr_tags;
+	*id = s->id + nr_tags;
+	if (tag == DW_TAG_array_type)
+		t->saw_array = true;
+	if (tag == DW_TAG_base_type && !t->int_off) {
+		name = dwarf_diename(die);
+		if (name && !strcmp(name, "int"))
+			t->int_off = dwarf_dieoffset(die) + 1;
+	}
+	return map_put(t, dwarf_dieoffset(die), *id);
+}
+
+int dw_types_reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	uint32_t id;
+
+	if (map_get(ctx->types, dwarf_dieoffset(die), &id))
+		return 0;
+	return reserve(ctx, die, &id);
+}
+
+/* The id of the int arrays are indexed by, reserving a synthetic one. */
+static int index_type_id(struct dw_cu_ctx *ctx, uint32_t *id)
+{
+	struct dw_types *t = ctx->types;
+	struct dw_slot *s;
+
+	if (!t->index_id && t->int_off)
+		map_get(t, t->int_off - 1, &t->index_id);
+	if (!t->index_id) {
+		s = push_slot(t, 1);
+		if (!s)
+			return -ENOMEM;
+		memset(&s->die, 0, sizeof(s->die));
+		s->index_int = true;
+		t->index_id = s->id;
+	}
+	*id = t->index_id;
+	return 0;
+}
+
+static int resolve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, int depth);
+
+/* Id of what @die's @name attribute refers to; void if it has none. */
+static int ref_id(struct dw_cu_ctx *ctx, Dwarf_Die *die, int name, uint32_t *id, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die ref;
+
+	*id = 0;
+	if (!dwarf_attr(die, name, &attr))
+		return 0;
+	if (!dwarf_formref_die(&attr, &ref)) {
+		dw_log_die(ctx, die, "type reference to nowhere", true);
+		return -EINVAL;
+	}
+	return resolve(ctx, &ref, id, depth);
+}
+
+static int resolve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, int depth)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	int tag, err;
+
+	if (map_get(ctx->types, off, id))
+		return 0;
+	tag = dwarf_tag(die);
+	if (dw_is_type_tag(tag))
+		return reserve(ctx, die, id);
+	*id = 0;
+	if (tag == DW_TAG_atomic_type || tag == DW_TAG_immutable_type) {
+		if (depth > DW_MAX_LOOKTHROUGH) {
+			dw_log_die(ctx, die, "type qualifier cycle", false);
+			return -ELOOP;
+		}
+		err = ref_id(ctx, die, DW_AT_type, id, depth + 1);
+		if (err)
+			return err;
+	}
+	/* unspecified_type (C++ nullptr_t, asm "void") and the rest: void. */
+	return map_put(ctx->types, off, *id);
+}
+
+/* ---- emission ---- */
+
+static int is_big_endian(struct dw_cu_ctx *ctx)
+{
+	struct dw_types *t = ctx->types;
+	GElf_Ehdr ehdr;
+	Elf *elf;
+
+	if (t->big_endian < 0) {
+		elf = dwarf_getelf(ctx->dw);
+		t->big_endian = elf && gelf_getehdr(elf, &ehdr) &&
+				ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	}
+	return t->big_endian;
+}
+
+static bool pow2(Dwarf_Word v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int emit_base(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Word enc = 0, size = 0;
+	int flags = 0;
+
+	die_udata(die, DW_AT_encoding, &enc);
+	die_udata(die, DW_AT_byte_size, &size);
+	if (enc == DW_ATE_float && ctx->opts->encode_float && name &&
+	    (size == 2 || size == 4 || size == 8 || size == 12 || size == 16))
+		return btf__add_float(ctx->cu->btf, name, size);
+	if (enc == DW_ATE_boolean)
+		flags = BTF_INT_BOOL;
+	else if (enc == DW_ATE_signed || enc == DW_ATE_signed_char)
+		flags = BTF_INT_SIGNED;
+	/*
+	 * DWARF 5 producers emit base types like DW_ATE_unsigned_24 for
+	 * location expressions only; BTF cannot hold them, pahole renames.
+	 */
+	if (!name || !name[0] || !pow2(size) || size > 16) {
+		name = "__SANITIZED_FAKE_INT__";
+		size = 4;
+	}
+	return btf__add_int(ctx->cu->btf, name, size, flags);
+}
+
+static int emit_ptr(struct dw_cu_ctx *ctx, const struct dw_slot *s)
+{
+	Dwarf_Die die = s->die, child;
+	uint32_t ref;
+	const char *value;
+	int err, id;
+
+	err = ref_id(ctx, &die, DW_AT_type, &ref, 0);
+	if (err)
+		return err;
+	if (s->nr_tags && dwarf_child(&die, &child) == 0) {
+		do {
+			value = annotation_value(&child, "btf_type_tag");
+			if (!value)
+				continue;
+			id = btf__add_type_tag(ctx->cu->btf, value, ref);
+			if (id < 0)
+				return id;
+			ref = id;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	return btf__add_ptr(ctx->cu->btf, ref);
+}
+
+static int push_decl_tag(struct dw_types *t, const char *value, uint32_t target, int comp)
+{
+	struct dw_pending_tag *p;
+
+	p = btf_add_mem((void **)&t->dtags, &t->dtags_cap, sizeof(*p), t->nr_dtags, SIZE_MAX, 1);
+	if (!p)
+		return -ENOMEM;
+	p->value = value;
+	p->target = target;
+	p->component = comp;
+	t->nr_dtags++;
+	return 0;
+}
+
+/* Queues the btf_decl_tag annotations among @die's children. */
+static int collect_decl_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t target, int comp)
+{
+	Dwarf_Die child;
+	const char *value;
+	int err;
+
+	if (!ctx->opts->decl_tag || !dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		value = annotation_value(&child, "btf_decl_tag");
+		if (!value)
+			continue;
+		err = push_decl_tag(ctx->types, value, target, comp);
+		if (err)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+static int emit_typedef(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t self)
+{
+	const char *name = dwarf_diename(die);
+	uint32_t ref;
+	int err;
+
+	if (!name) {
+		dw_log_die(ctx, die, "typedef without a name", false);
+		return -EINVAL;
+	}
+	err = ref_id(ctx, die, DW_AT_type, &ref, 0);
+	if (err)
+		return err;
+	err = collect_decl_tags(ctx, die, self, -1);
+	if (err)
+		return err;
+	return btf__add_typedef(ctx->cu->btf, name, ref);
+}
+
+static int emit_ref(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int kind)
+{
+	uint32_t ref;
+	int err = ref_id(ctx, die, DW_AT_type, &ref, 0);
+
+	if (err)
+		return err;
+	if (kind == BTF_KIND_CONST)
+		return btf__add_const(ctx->cu->btf, ref);
+	if (kind == BTF_KIND_VOLATILE)
+		return btf__add_volatile(ctx->cu->btf, ref);
+	return btf__add_restrict(ctx->cu->btf, ref);
+}
+
+/* Byte offset of a member: a constant, or DW_OP_plus_uconst (DWARF 2). */
+static bool member_byte_offset(Dwarf_Die *die, Dwarf_Word *off)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	*off = 0;
+	if (!dwarf_attr(die, DW_AT_data_member_location, &attr))
+		return false;
+	if (dwarf_formudata(&attr, off) == 0)
+		return true;
+	if (dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 &&
+	    ops[0].atom == DW_OP_plus_uconst) {
+		*off = ops[0].number;
+		return true;
+	}
+	return false;
+}
+
+/* Bit offset and bitfield size of a member, in BTF's (DWARF 4+) terms. */
+static void member_bits(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *bit_off,
+			uint32_t *bit_size)
+{
+	Dwarf_Word byte_off, data_bit_off, dw2_bit_off, size = 0, bits = 0;
+	Dwarf_Attribute attr;
+	Dwarf_Die type;
+
+	member_byte_offset(die, &byte_off);
+	*bit_off = byte_off * 8;
+	*bit_size = 0;
+	if (!die_udata(die, DW_AT_bit_size, &bits))
+		return;
+	if (dwarf_attr(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &type))
+		dwarf_aggregate_size(&type, &size);
+	if (die_udata(die, DW_AT_data_bit_offset, &data_bit_off)) {
+		*bit_off = data_bit_off;
+	} else if (die_udata(die, DW_AT_bit_offset, &dw2_bit_off)) {
+		/* DWARF 2/3: counted from the storage unit's most significant bit. */
+		Dwarf_Word unit = size;
+
+		die_udata(die, DW_AT_byte_size, &unit);
+		if (is_big_endian(ctx))
+			*bit_off += dw2_bit_off;
+		else
+			*bit_off += unit * 8 - dw2_bit_off - bits;
+	}
+	*bit_size = bits;
+}
+
+static bool is_data_member(Dwarf_Die *die)
+{
+	if (dwarf_tag(die) != DW_TAG_member)
+		return false;
+	/* C++ static members: declarations, external. */
+	return !die_flag(die, DW_AT_external) && !die_flag(die, DW_AT_declaration);
+}
+
+static int emit_members(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t self)
+{
+	uint32_t type, bit_off, bit_size;
+	Dwarf_Die child;
+	int err, idx = 0;
+
+	if (!dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		if (!is_data_member(&child))
+			continue;
+		err = ref_id(ctx, &child, DW_AT_type, &type, 0);
+		if (err)
+			return err;
+		member_bits(ctx, &child, &bit_off, &bit_size);
+		err = btf__add_field(ctx->cu->btf, dwarf_diename(&child), type, bit_off, bit_size);
+		if (err) {
+			dw_log_die(ctx, &child, "member not encodable in BTF", false);
+			return err;
+		}
+		err = collect_decl_tags(ctx, &child, self, idx++);
+		if (err)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+static int emit_struct(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t self)
+{
+	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
+	const char *name = dwarf_diename(die);
+	Dwarf_Word size = 0;
+	int id, err;
+
+	if (die_flag(die, DW_AT_declaration)) {
+		if (!name) {
+			dw_log_die(ctx, die, "anonymous declaration", false);
+			return -EINVAL;
+		}
+		return btf__add_fwd(ctx->cu->btf, name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
+	}
+	die_udata(die, DW_AT_byte_size, &size);
+	id = is_union ? btf__add_union(ctx->cu->btf, name, size) :
+			btf__add_struct(ctx->cu->btf, name, size);
+	if (id < 0)
+		return id;
+	err = collect_decl_tags(ctx, die, self, -1);
+	if (!err)
+		err = emit_members(ctx, die, self);
+	return err ? err : id;
+}
+
+/* Signedness of an enum from its underlying type, typedefs looked through. */
+static bool enum_type_signed(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die type = *die;
+	Dwarf_Word enc;
+	int i;
+
+	for (i = 0; i < DW_MAX_LOOKTHROUGH; i++) {
+		if (!dwarf_attr(&type, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type))
+			return false;
+		if (dwarf_tag(&type) == DW_TAG_base_type)
+			return die_udata(&type, DW_AT_encoding, &enc) &&
+			       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
+	}
+	return false;
+}
+
+/* An enumerator's value, sign-extended when the enum is signed. */
+static int64_t enumerator_value(Dwarf_Die *die, bool is_signed, Dwarf_Word size)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Sword sval = 0;
+	Dwarf_Word uval = 0;
+	unsigned int form;
+
+	if (!dwarf_attr(die, DW_AT_const_value, &attr))
+		return 0;
+	form = dwarf_whatform(&attr);
+	if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+		dwarf_formsdata(&attr, &sval);
+		return sval;
+	}
+	dwarf_formudata(&attr, &uval);
+	if (is_signed && size < 8 && (uval >> (size * 8 - 1)) & 1)
+		uval |= ~0ull << (size * 8);
+	return (int64_t)uval;
+}
+
+/* Whether the enum is signed: its type says so, or a value is negative. */
+static bool enum_signed(Dwarf_Die *die, Dwarf_Word size)
+{
+	bool type_signed = enum_type_signed(die);
+	Dwarf_Die child;
+
+	if (type_signed || dwarf_child(die, &child) != 0)
+		return type_signed;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_enumerator && enumerator_value(&child, false, size) < 0)
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static int add_enumerator(struct dw_cu_ctx *ctx, bool is64, bool is_signed, const char *name,
+			  int64_t v)
+{
+	if (is64)
+		return btf__add_enum64_value(ctx->cu->btf, name, v);
+	/* Without ENUM64 pahole keeps the low 32 bits. */
+	if (is_signed)
+		return btf__add_enum_value(ctx->cu->btf, name, (int32_t)v);
+	return btf__add_enum_value(ctx->cu->btf, name, (uint32_t)v);
+}
+
+static int emit_enum(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Word size = 4;
+	bool is_signed, is64;
+	struct btf_type *t;
+	Dwarf_Die child;
+	int id, err;
+
+	die_udata(die, DW_AT_byte_size, &size);
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
+		dw_log_die(ctx, die, "enum size not encodable in BTF", false);
+		return -EINVAL;
+	}
+	if (die_flag(die, DW_AT_declaration))
+		return btf__add_enum(ctx->cu->btf, name, size);
+	is_signed = enum_signed(die, size);
+	is64 = size > 4 && ctx->opts->encode_enum64;
+	id = is64 ? btf__add_enum64(ctx->cu->btf, name, size, is_signed) :
+		    btf__add_enum(ctx->cu->btf, name, size);
+	if (id < 0 || dwarf_child(die, &child) != 0)
+		return id;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_enumerator)
+			continue;
+		err = add_enumerator(ctx, is64, is_signed, dwarf_diename(&child),
+				     enumerator_value(&child, is_signed, size));
+		if (err) {
+			dw_log_die(ctx, &child, "enumerator not encodable in BTF", false);
+			return err;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	t = btf__type_by_id_mut(ctx->cu->btf, id);
+	if (is_signed)
+		t->info |= 1u << 31;
+	return id;
+}
+
+/* Element count of one DW_TAG_subrange_type; 0 when unknown (flexible). */
+static uint64_t subrange_count(Dwarf_Die *die)
+{
+	Dwarf_Word count, upper, lower = 0;
+	Dwarf_Attribute attr;
+	Dwarf_Sword supper;
+
+	if (die_udata(die, DW_AT_count, &count))
+		return count;
+	if (!dwarf_attr(die, DW_AT_upper_bound, &attr))
+		return 0;
+	if (dwarf_whatform(&attr) == DW_FORM_sdata) {
+		if (dwarf_formsdata(&attr, &supper) != 0 || supper < 0)
+			return 0;
+		upper = supper;
+	} else if (dwarf_formudata(&attr, &upper) != 0) {
+		return 0; /* a VLA: bound is an expression */
+	}
+	die_udata(die, DW_AT_lower_bound, &lower);
+	return upper >= lower ? upper - lower + 1 : 0;
+}
+
+/* pahole flattens int a[2][3] into one ARRAY of 6 ints. */
+static int emit_array(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	uint32_t elem, index;
+	uint64_t nelems = 1;
+	Dwarf_Die child;
+	int err;
+
+	err = ref_id(ctx, die, DW_AT_type, &elem, 0);
+	if (!err)
+		err = index_type_id(ctx, &index);
+	if (err)
+		return err;
+	if (dwarf_child(die, &child) == 0) {
+		do {
+			if (dwarf_tag(&child) == DW_TAG_subrange_type)
+				nelems *= subrange_count(&child);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (nelems > UINT32_MAX) {
+		dw_log_die(ctx, die, "array too large for BTF", false);
+		return -E2BIG;
+	}
+	return btf__add_array(ctx->cu->btf, index, elem, nelems);
+}
+
+static int emit_proto(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	uint32_t ret, type;
+	Dwarf_Die child;
+	int id, err, tag;
+
+	err = ref_id(ctx, die, DW_AT_type, &ret, 0);
+	if (err)
+		return err;
+	id = btf__add_func_proto(ctx->cu->btf, ret);
+	if (id < 0 || dwarf_child(die, &child) != 0)
+		return id;
+	do {
+		tag = dwarf_tag(&child);
+		if (tag == DW_TAG_unspecified_parameters) {
+			err = btf__add_func_param(ctx->cu->btf, NULL, 0);
+		} else if (tag == DW_TAG_formal_parameter) {
+			err = ref_id(ctx, &child, DW_AT_type, &type, 0);
+			if (!err)
+				err = btf__add_func_param(ctx->cu->btf, dwarf_diename(&child), type);
+		}
+		if (err)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return id;
+}
+
+static int emit_die(struct dw_cu_ctx *ctx, const struct dw_slot *s)
+{
+	Dwarf_Die die = s->die;
+	uint32_t self = s->id + s->nr_tags;
+
+	switch (dwarf_tag(&die)) {
+	case DW_TAG_base_type:
+		return emit_base(ctx, &die);
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		return emit_ptr(ctx, s);
+	case DW_TAG_const_type:
+		return emit_ref(ctx, &die, BTF_KIND_CONST);
+	case DW_TAG_volatile_type:
+		return emit_ref(ctx, &die, BTF_KIND_VOLATILE);
+	case DW_TAG_restrict_type:
+		return emit_ref(ctx, &die, BTF_KIND_RESTRICT);
+	case DW_TAG_typedef:
+		return emit_typedef(ctx, &die, self);
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		return emit_struct(ctx, &die, self);
+	case DW_TAG_enumeration_type:
+		return emit_enum(ctx, &die);
+	case DW_TAG_array_type:
+		return emit_array(ctx, &die);
+	case DW_TAG_subroutine_type:
+		return emit_proto(ctx, &die);
+	}
+	dw_log_die(ctx, &die, "not a type", false);
+	return -EINVAL;
+}
+
+/* Emits queued slots, including those queued while emitting. */
+static int drain(struct dw_cu_ctx *ctx)
+{
+	struct dw_types *t = ctx->types;
+	struct dw_slot s;
+	int id;
+
+	t->emitting = true;
+	while (t->next_emit < t->nr_slots) {
+		/* Copy: emitting may queue more and move the array. */
+		s = t->slots[t->next_emit++];
+		if (btf__type_cnt(ctx->cu->btf) != s.id) {
+			dw_log_die(ctx, &s.die, "type id drift", false);
+			id = -EINVAL;
+			break;
+		}
+		if (s.index_int)
+			id = btf__add_int(ctx->cu->btf, "__ARRAY_SIZE_TYPE__", 4, 0);
+		else
+			id = emit_die(ctx, &s);
+		if (id < 0)
+			break;
+	}
+	t->emitting = false;
+	return id < 0 ? id : 0;
+}
+
+int dw_types_encode(struct dw_cu_ctx *ctx)
+{
+	struct dw_types *t = ctx->types;
+	struct dw_pending_tag *p;
+	uint32_t id;
+	size_t i;
+	int err;
+
+	/* pahole places the index int right after the CU's own types. */
+	if (t->saw_array) {
+		err = index_type_id(ctx, &id);
+		if (err)
+			return err;
+	}
+	err = drain(ctx);
+	if (err)
+		return err;
+	for (i = 0; i < t->nr_dtags; i++) {
+		p = &t->dtags[i];
+		err = btf__add_decl_tag(ctx->cu->btf, p->value, p->target, p->component);
+		if (err < 0)
+			return err;
+	}
+	t->nr_dtags = 0;
+	return 0;
+}
+
+int dw_type_id(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
+{
+	int err;
+
+	*id = 0;
+	if (!die)
+		return 0;
+	err = resolve(ctx, die, id, 0);
+	if (err || ctx->types->emitting)
+		return err;
+	return drain(ctx);
+}
+
+int dw_str(struct dw_cu_ctx *ctx, const char *s)
+{
+	return btf__add_str(ctx->cu->btf, s ? s : "");
+}
+
+/* ---- cycle check ---- */
+
+/* Kinds whose reference must end at a non-reference type. */
+static bool is_chain_kind(const struct btf_type *t)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_ARRAY:
+		return true;
+	case BTF_KIND_UNKN:
+	case BTF_KIND_INT:
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_FWD:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FUNC_PROTO:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DATASEC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_DECL_TAG:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_LOC_PARAM:
+	case BTF_KIND_LOC_PROTO:
+	case BTF_KIND_LOCSEC:
+	case NR_BTF_KINDS:
+		break;
+	}
+	return false;
+}
+
+static uint32_t chain_next(const struct btf_type *t)
+{
+	const struct btf_array *a;
+
+	if (btf_kind(t) != BTF_KIND_ARRAY)
+		return t->type;
+	a = btf_type_body(t);
+	return a->type;
+}
+
+/*
+ * A typedef/qualifier/pointer/array chain that comes back to itself
+ * without passing a struct, union or prototype is nonsense DWARF (and
+ * would loop every consumer): colour walk, linear in the number of types.
+ */
+int dw_types_finish(struct dw_cu_ctx *ctx)
+{
+	const struct btf *btf = ctx->cu->btf;
+	uint32_t n = btf__type_cnt(btf), id, cur;
+	const struct btf_type *t;
+	uint8_t *state;
+	int err = 0;
+
+	state = calloc(n, 1);
+	if (!state)
+		return -ENOMEM;
+	for (id = 1; id < n && !err; id++) {
+		for (cur = id; cur && cur < n && !state[cur]; cur = chain_next(t)) {
+			t = btf__type_by_id(btf, cur);
+			if (!is_chain_kind(t))
+				break;
+			state[cur] = 1;
+		}
+		if (cur && cur < n && state[cur] == 1) {
+			btf_log_printf(ctx->log, "%s: type cycle through BTF type %u ('%s')",
+				       ctx->cu->name ? ctx->cu->name : "CU", cur,
+				       btf__name_by_id(btf, cur));
+			err = -ELOOP;
+		}
+		for (cur = id; cur && cur < n && state[cur] == 1; cur = chain_next(t)) {
+			t = btf__type_by_id(btf, cur);
+			state[cur] = 2;
+		}
+	}
+	free(state);
+	return err;
+}
