@@ -60,4 +60,29 @@ int dw_site_collect(struct dw_cu_ctx *ctx, Dwarf_Die *die);
  */
 void dw_loc_from_expr(const Dwarf_Op *ops, size_t nops, int size, struct dw_loc *out);
 
+/*
+ * file.c: the Dwarf handle of @f and the unit DIE of CU @idx, for cu.c.
+ * Returns 0, -ERANGE or -EINVAL.
+ */
+int dw_file_cu_die(struct dw_file *f, uint32_t idx, Dwarf **dw, Dwarf_Die *cudie);
+
+/* cu.c: one line "DIE 0x<off>: <what>" (plus dwarf_errmsg()) to ctx->log. */
+void dw_log_die(struct dw_cu_ctx *ctx, Dwarf_Die *die, const char *what, bool libdw_err);
+
+/*
+ * types.c, driven by cu.c's walk.  Ids follow pahole: every type DIE of
+ * the CU in DIE order (nested types before the type holding them), then
+ * the array index int if the CU lacks "int", then decl tags of structs,
+ * unions, members and typedefs.  dw_types_reserve() takes the type DIEs
+ * in that order and fixes their ids; dw_types_encode() emits them;
+ * dw_types_finish() checks for reference cycles.
+ */
+struct dw_types *dw_types_new(void);
+void dw_types_free(struct dw_types *t);
+int dw_types_reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die);
+int dw_types_encode(struct dw_cu_ctx *ctx);
+int dw_types_finish(struct dw_cu_ctx *ctx);
+/* True for the DIE tags that dw_types_reserve() wants. */
+bool dw_is_type_tag(int tag);
+
 #endif /* BTFENC_DW_INTERNAL_H */
