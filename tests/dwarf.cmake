@@ -1,0 +1,40 @@
+# DWARF reader (dwarf/): fixture objects built at test time by
+# dwarf_types.sh, checked against the source and against pahole.
+if(TARGET btfenc_dwarf)
+	add_executable(test_dwarf_types ${TESTS_DIR}/test_dwarf_types.c)
+	target_link_libraries(test_dwarf_types PRIVATE btfenc_dwarf btfenc_btf)
+
+	set(DWARF_FIXTURE_OUT ${CMAKE_CURRENT_BINARY_DIR}/dwarf_fixtures)
+	# name | compiler | flags
+	set(DWARF_VARIANTS
+		"gcc_O0_dw4|gcc|-g -O0 -gdwarf-4"
+		"gcc_O2_dw5|gcc|-g -O2 -gdwarf-5"
+		"gcc_O2_dw4|gcc|-g -O2 -gdwarf-4"
+		"gcc_O2_zlib|gcc|-g -O2 -gdwarf-5 -gz=zlib"
+		"gcc_shared|gcc|-g -O2 -gdwarf-5 -shared"
+		"clang_O0_dw5|clang|-g -O0 -gdwarf-5"
+		"clang_O2_dw4|clang|-g -O2 -gdwarf-4"
+		"clang_O2_dw5|clang|-g -O2 -gdwarf-5")
+	foreach(variant ${DWARF_VARIANTS})
+		string(REPLACE "|" ";" parts "${variant}")
+		list(GET parts 0 vname)
+		list(GET parts 1 vcc)
+		list(GET parts 2 vflags)
+		separate_arguments(vflags)
+		add_test(NAME dwarf_types_${vname}
+			COMMAND sh ${TESTS_DIR}/dwarf_types.sh $<TARGET_FILE:test_dwarf_types>
+				${DWARF_FIXTURE_OUT} ${vname} ${vcc} ${vflags})
+		set_tests_properties(dwarf_types_${vname} PROPERTIES SKIP_RETURN_CODE 77)
+	endforeach()
+
+	# A real module: ET_REL with relocations into .debug_info.  Every named
+	# type we decode must be in pahole 1.31's crc7 BTF or its vmlinux base.
+	set(KDBG /usr/lib/debug)
+	add_test(NAME dwarf_types_crc7_ko
+		COMMAND sh -c "test -r \"$1\" && test -r \"$2\" || exit 77; exec \"$0\" --ref \"$3\" --base \"$2\" \"$1\""
+			$<TARGET_FILE:test_dwarf_types>
+			${KDBG}/lib/modules/6.1.0-57-cloud-amd64/kernel/lib/crc7.ko
+			${KDBG}/boot/vmlinux-6.1.0-57-cloud-amd64
+			/work/shared/reference/pahole-1.31/crc7.btf)
+	set_tests_properties(dwarf_types_crc7_ko PROPERTIES SKIP_RETURN_CODE 77)
+endif()
