@@ -43,7 +43,7 @@ static bool fits_s32(int64_t v)
 
 static bool size_ok(int size)
 {
-	int abs = size < 0 ? -size : size;
+	int64_t abs = size < 0 ? -(int64_t)size : size;
 
 	return abs == 1 || abs == 2 || abs == 4 || abs == 8;
 }
@@ -110,7 +110,11 @@ static bool op_const(const Dwarf_Op *op, uint64_t *val)
 	return false;
 }
 
-/* DW_OP_implicit_value: libdw gives the length in number, data in number2. */
+/*
+ * DW_OP_implicit_value: number = length, number2 = pointer to the bytes.
+ * That is not libdw's raw form (its number2 points at the ULEB length);
+ * sites.c normalizes each op through dwarf_getlocation_implicit_value().
+ */
 static void map_implicit_value(const Dwarf_Op *op, struct dw_loc *out)
 {
 	const uint8_t *data = (const uint8_t *)(uintptr_t)op->number2;
@@ -221,6 +225,24 @@ static void map_pieces(const Dwarf_Op *ops, size_t nops, int size, struct dw_loc
 	out->size = psize[0];
 }
 
+/*
+ * A constant in the parameter's own width and sign (gcc writes 200 for an
+ * unsigned char as DW_OP_const1s -56): one value per meaning, so equal
+ * LOC_PARAMs deduplicate.
+ */
+static uint64_t fit_const(uint64_t v, int size)
+{
+	unsigned int bits;
+
+	if (!size_ok(size) || size == 8 || size == -8)
+		return v;
+	bits = 8 * (size < 0 ? -size : size);
+	v &= (1ull << bits) - 1;
+	if (size < 0 && (v >> (bits - 1)) & 1)
+		v |= ~0ull << bits;
+	return v;
+}
+
 /* An op anywhere in the expression that decides the miss reason. */
 static enum dw_loc_miss blocking_op(const Dwarf_Op *ops, size_t nops)
 {
@@ -265,6 +287,9 @@ void dw_loc_from_expr(const Dwarf_Op *ops, size_t nops, int size, struct dw_loc 
 		map_pieces(ops, nops, size, out);
 	else
 		map_simple(ops, nops, out);
+
+	if (out->kind == DW_LOC_CONST)
+		out->value = fit_const(out->value, size);
 
 	/*
 	 * A tracer reads 1, 2, 4 or 8 bytes per LOC_PARAM; only a register

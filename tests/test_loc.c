@@ -73,6 +73,12 @@ static const struct loc_case cases[] = {
 	  { .kind = DW_LOC_CONST, .value = 200, .size = 1 } },
 	{ "const1s -1", { OP1(DW_OP_const1s, 0xff), OP(DW_OP_stack_value) }, 2, -4,
 	  { .kind = DW_LOC_CONST, .value = UINT64_MAX, .size = -4 } },
+	{ "const1s -56 for an unsigned char is 200", { OP1(DW_OP_const1s, -56), OP(DW_OP_stack_value) }, 2, 1,
+	  { .kind = DW_LOC_CONST, .value = 200, .size = 1 } },
+	{ "consts 0xff for a signed char is -1", { OP1(DW_OP_constu, 0xff), OP(DW_OP_stack_value) }, 2, -1,
+	  { .kind = DW_LOC_CONST, .value = UINT64_MAX, .size = -1 } },
+	{ "const4u 0x1ffffffff for an int keeps 32 bits", { OP1(DW_OP_constu, 0x1ffffffffull), OP(DW_OP_stack_value) }, 2, 4,
+	  { .kind = DW_LOC_CONST, .value = 0xffffffffull, .size = 4 } },
 	{ "const2u 0xfffe", { OP1(DW_OP_const2u, 0xfffe), OP(DW_OP_stack_value) }, 2, 2,
 	  { .kind = DW_LOC_CONST, .value = 0xfffe, .size = 2 } },
 	{ "const2s -2", { OP1(DW_OP_const2s, 0xfffe), OP(DW_OP_stack_value) }, 2, -2,
@@ -177,6 +183,10 @@ static const struct loc_case cases[] = {
 	  MISS(DW_MISS_TOO_BIG, 12) },
 	{ "size beyond int8 is unknown", { OP1(DW_OP_breg7, 8) }, 1, 4096,
 	  MISS(DW_MISS_TOO_BIG, 0) },
+	{ "most negative size", { OP(DW_OP_reg0) }, 1, INT32_MIN,
+	  MISS(DW_MISS_TOO_BIG, 0) },
+	{ "most negative size, pieces", { OP(DW_OP_reg0), OP1(DW_OP_piece, 8) }, 2, INT32_MIN,
+	  MISS(DW_MISS_PIECES, 0) },
 };
 
 static void print_loc(const char *what, const struct dw_loc *l)
