@@ -615,19 +615,25 @@ static bool enum_type_signed(Dwarf_Die *die)
 	return false;
 }
 
-/* An enumerator's value, sign-extended when the enum is signed. */
-static int64_t enumerator_value(Dwarf_Die *die, bool is_signed, Dwarf_Word size)
+/*
+ * An enumerator's value, sign-extended when the enum is signed.  *@neg:
+ * written as a negative DW_FORM_sdata (a data8 with the top bit set, as
+ * in HMM_PFN_VALID = 1UL << 63, is not negative).
+ */
+static int64_t enumerator_value(Dwarf_Die *die, bool is_signed, Dwarf_Word size, bool *neg)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Sword sval = 0;
 	Dwarf_Word uval = 0;
 	unsigned int form;
 
+	*neg = false;
 	if (!dwarf_attr(die, DW_AT_const_value, &attr))
 		return 0;
 	form = dwarf_whatform(&attr);
 	if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
 		dwarf_formsdata(&attr, &sval);
+		*neg = sval < 0;
 		return sval;
 	}
 	dwarf_formudata(&attr, &uval);
@@ -639,13 +645,16 @@ static int64_t enumerator_value(Dwarf_Die *die, bool is_signed, Dwarf_Word size)
 /* Whether the enum is signed: its type says so, or a value is negative. */
 static bool enum_signed(Dwarf_Die *die, Dwarf_Word size)
 {
-	bool type_signed = enum_type_signed(die);
+	bool type_signed = enum_type_signed(die), neg;
 	Dwarf_Die child;
 
 	if (type_signed || dwarf_child(die, &child) != 0)
 		return type_signed;
 	do {
-		if (dwarf_tag(&child) == DW_TAG_enumerator && enumerator_value(&child, false, size) < 0)
+		if (dwarf_tag(&child) != DW_TAG_enumerator)
+			continue;
+		enumerator_value(&child, false, size, &neg);
+		if (neg)
 			return true;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
@@ -666,7 +675,7 @@ static int emit_enum(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
 	const char *name = dwarf_diename(die);
 	Dwarf_Word size = 4;
-	bool is_signed, is64;
+	bool is_signed, is64, neg;
 	struct btf_type *t;
 	Dwarf_Die child;
 	int id, err;
@@ -688,7 +697,7 @@ static int emit_enum(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 		if (dwarf_tag(&child) != DW_TAG_enumerator)
 			continue;
 		err = add_enumerator(ctx, is64, is_signed, dwarf_diename(&child),
-				     enumerator_value(&child, is_signed, size));
+				     enumerator_value(&child, is_signed, size, &neg));
 		if (err) {
 			dw_log_die(ctx, &child, "enumerator not encodable in BTF", false);
 			return err;

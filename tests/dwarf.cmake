@@ -37,4 +37,18 @@ if(TARGET btfenc_dwarf)
 			${KDBG}/boot/vmlinux-6.1.0-57-cloud-amd64
 			/work/shared/reference/pahole-1.31/crc7.btf)
 	set_tests_properties(dwarf_types_crc7_ko PROPERTIES SKIP_RETURN_CODE 77)
+
+	# The whole kernel: our named definitions of all 2172 CUs must equal
+	# those in the .BTF Debian's pahole wrote into the same vmlinux (it
+	# encodes floats as FLOAT).  About 6 s.
+	add_test(NAME dwarf_types_vmlinux
+		COMMAND sh -c "test -r \"$1\" || exit 77; exec \"$0\" --float --ref \"$1\" \"$1\""
+			$<TARGET_FILE:test_dwarf_types> ${KDBG}/boot/vmlinux-6.1.0-57-cloud-amd64)
+	set_tests_properties(dwarf_types_vmlinux PROPERTIES SKIP_RETURN_CODE 77)
+endif()
+
+# Measuring tool (not a test): dw_decode_bench VMLINUX [--inlines].
+if(TARGET btfenc_dwarf)
+	add_executable(dw_decode_bench ${TESTS_DIR}/tools/dw_decode_bench.c)
+	target_link_libraries(dw_decode_bench PRIVATE btfenc_dwarf btfenc_btf)
 endif()
