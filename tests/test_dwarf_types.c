@@ -505,5 +505,11 @@ int main(int argc, char **argv)
 		btf__free(base_btf);
 	}
 	printf("%s: %u CUs, %zu named definitions, %d failures\n", obj, n, ours.n, failures);
+	for (size_t k = 0; k < ours.n; k++)
+		free(ours.v[k]);
+	for (size_t k = 0; k < theirs.n; k++)
+		free(theirs.v[k]);
+	free(ours.v);
+	free(theirs.v);
 	return failures ? 1 : 0;
 }
