@@ -27,8 +27,11 @@ int btf__write_raw(const struct btf *btf, bool swap, void **data, size_t *size)
 	if (!buf)
 		return -ENOMEM;
 	types = buf + sizeof(hdr);
-	memcpy(types, btf->types, btf->types_len);
-	memcpy(types + btf->types_len, btf->strs->data, btf->strs->len);
+	/* An empty split BTF may have no buffers at all: memcpy(NULL) is UB. */
+	if (btf->types_len)
+		memcpy(types, btf->types, btf->types_len);
+	if (btf->strs->len)
+		memcpy(types + btf->types_len, btf->strs->data, btf->strs->len);
 
 	if (swap) {
 		for (i = 0; i < btf->nr_types; i++) {

@@ -3,7 +3,7 @@
 # outputs (split and multi-split) validate clean.
 
 add_executable(test_validate ${TESTS_DIR}/test_validate.c)
-target_include_directories(test_validate PRIVATE ${CMAKE_SOURCE_DIR}/btf)
+target_include_directories(test_validate PRIVATE ${CMAKE_SOURCE_DIR}/btf ${TESTS_DIR})
 target_link_libraries(test_validate PRIVATE btfenc_btf)
 add_test(NAME validate_table COMMAND test_validate table)
 add_test(NAME validate_builders COMMAND test_validate builders)
@@ -11,5 +11,3 @@ add_test(NAME validate_system COMMAND test_validate system)
 add_test(NAME validate_reference
 	COMMAND test_validate reference ${CMAKE_SOURCE_DIR}/../shared/reference/rfc-pahole)
 set_tests_properties(validate_system validate_reference PROPERTIES SKIP_RETURN_CODE 77)
-
-include(${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz.cmake OPTIONAL)
