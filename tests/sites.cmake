@@ -15,3 +15,46 @@ if(BTFENC_FUZZ AND CMAKE_C_COMPILER_ID STREQUAL "Clang")
 	target_link_options(fuzz_loc PRIVATE -fsanitize=fuzzer,address,undefined)
 	target_link_libraries(fuzz_loc PRIVATE PkgConfig::LIBDW)
 endif()
+
+# Site extraction against readelf: each fixture built with gcc and clang
+# at -O1/-O2/-O3, decoded by test_sites, checked by check_sites.py.
+add_executable(test_sites ${TESTS_DIR}/test_sites.c)
+target_include_directories(test_sites PRIVATE ${CMAKE_SOURCE_DIR}/dwarf)
+target_link_libraries(test_sites PRIVATE btfenc_dwarf)
+
+find_package(Python3 COMPONENTS Interpreter)
+find_program(SITES_GCC gcc)
+find_program(SITES_CLANG clang)
+set(SITES_FIXTURE_DIR ${CMAKE_CURRENT_BINARY_DIR}/fixtures-inline)
+file(MAKE_DIRECTORY ${SITES_FIXTURE_DIR})
+set(SITES_FIXTURES)
+foreach(src basic args)
+	foreach(cc GCC CLANG)
+		if(NOT SITES_${cc})
+			continue()
+		endif()
+		string(TOLOWER ${cc} ccname)
+		foreach(opt O1 O2 O3)
+			set(out ${SITES_FIXTURE_DIR}/${src}-${ccname}-${opt})
+			# The compiler command, recorded: <cc> -<opt> -g -o OUT SRC
+			add_custom_command(OUTPUT ${out}
+				COMMAND ${SITES_${cc}} -${opt} -g -o ${out}
+					${TESTS_DIR}/fixtures/inline/${src}.c
+				DEPENDS ${TESTS_DIR}/fixtures/inline/${src}.c
+				COMMENT "inline fixture ${src} ${ccname} -${opt}")
+			list(APPEND SITES_FIXTURES ${out})
+			if(Python3_FOUND)
+				add_test(NAME sites_${src}_${ccname}_${opt}
+					COMMAND ${Python3_EXECUTABLE} ${TESTS_DIR}/check_sites.py
+						$<TARGET_FILE:test_sites> ${out})
+			endif()
+		endforeach()
+	endforeach()
+endforeach()
+add_custom_target(sites_fixtures ALL DEPENDS ${SITES_FIXTURES})
+
+# The real kernel: totals only (coverage is reported, the structure is what
+# the fixtures check).  Debian's vmlinux-6.1.0-57-cloud-amd64; absent in CI.
+add_test(NAME sites_vmlinux_stats
+	COMMAND test_sites /usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64 --stats)
+set_tests_properties(sites_vmlinux_stats PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
