@@ -670,6 +670,8 @@ int btf__add_btf(struct btf *dst, const struct btf *src)
 	int err = 0;
 
 	c.id_delta = first_id - src->start_id;
+	if (!src->nr_types)
+		return first_id;
 	if (!btf_add_type_mem(dst, src->types_len))
 		return -ENOMEM;
 	if (!btf_add_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
