@@ -22,6 +22,9 @@ void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_load_chain(char **bases, int nr_bases, const char *path, const char *sec,
 		   struct btf ***chain);
 void cli_free_chain(struct btf **chain, int n);
+/* cli_load_chain(), plus FILE's .BTF.extra on top when it has one; *@n objects. */
+int cli_load_with_extra(char **bases, int nr_bases, const char *path, struct btf ***chain,
+			int *n);
 
 int cmd_dump(int argc, char **argv);
 int cmd_inlines(int argc, char **argv);

@@ -15,6 +15,8 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "dump", cmd_dump },
+	{ "inlines", cmd_inlines },
+	{ "stats", cmd_stats },
 };
 
 int main(int argc, char **argv)
@@ -26,6 +28,5 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[1], subcommands[i].name))
 				return subcommands[i].fn(argc - 1, argv + 1);
 	}
-	cli_err("usage: btfenc dump [--base F]... FILE");
-	return 2;
+	return cmd_encode(argc, argv);
 }

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* enc_internal.h - state shared by the files of encoder/. */
+#ifndef BTFENC_ENC_INTERNAL_H
+#define BTFENC_ENC_INTERNAL_H
+
+#include "encoder.h"
+#include "elf_info.h"
+#include "../dwarf/dw.h"
+#include "../btf/btf_internal.h" /* btf_add_mem, btf_log_printf */
+
+/*
+ * Records merged from all CUs.  Type ids point into enc_state.all and are
+ * renumbered in place when a dedup pass maps ids (enc_remap_records());
+ * string offsets point into enc_state.names.
+ */
+struct enc_func {
+	uint32_t name_off;
+	uint32_t ret_type;
+	uint32_t first_param; /* into enc_state.params */
+	uint16_t nr_params;
+	uint16_t flags;       /* DW_FUNC_* */
+	uint64_t addr;
+	uint32_t cu;
+};
+
+struct enc_var {
+	uint32_t name_off;
+	uint32_t type;
+	uint64_t addr;
+	uint64_t size;
+	uint32_t flags; /* ENC_VAR_* */
+};
+
+enum {
+	ENC_VAR_EXTERNAL = 1,
+	ENC_VAR_DECLARATION = 2,
+	ENC_VAR_ARTIFICIAL = 4,
+	ENC_VAR_HAS_ADDR = 8,
+};
+
+struct enc_site {
+	uint32_t name_off;
+	uint32_t ret_type;
+	uint32_t first_param;
+	uint16_t nr_params;
+	uint64_t addr;
+	uint32_t first_loc; /* into enc_state.locs, nr_params entries */
+};
+
+_Static_assert(DW_MISS_NR <= 16, "enc_site_counts.miss is too small");
+
+struct enc_state {
+	const struct enc_opts *o;
+	const struct btf_log *log;
+	struct enc_elf_info elf;
+	struct btf *base; /* --btf_base, or NULL */
+	struct btf *all;  /* every type, before and after dedup */
+	/*
+	 * Names of the records below: dedup rewrites s->all's string table,
+	 * so the records keep their strings here.
+	 */
+	struct btf *names;
+
+	struct enc_func *funcs;
+	size_t nr_funcs, funcs_cap;
+	struct dw_param *params;
+	size_t nr_params, params_cap;
+	struct enc_var *vars;
+	size_t nr_vars, vars_cap;
+	struct enc_site *sites;
+	size_t nr_sites, sites_cap;
+	struct dw_loc *locs;
+	size_t nr_locs, locs_cap;
+
+	struct enc_site_counts counts;
+};
+
+/* merge.c: the pool's consumer, appending one CU to the state. */
+int enc_merge_cu(void *ctx, uint32_t idx, struct dw_cu *cu);
+/* merge.c: maps every type id in the records through @map (from dedup). */
+void enc_remap_records(struct enc_state *s, const uint32_t *map, uint32_t start_id);
+void enc_state_free(struct enc_state *s);
+
+/* funcs.c: chooses functions (pahole's rules) and appends FUNC_PROTO+FUNC. */
+int enc_add_funcs(struct enc_state *s);
+/* vars.c: appends VARs and DATASECs. */
+int enc_add_vars(struct enc_state *s);
+/* locs.c: appends FUNC_PROTOs, LOC_PARAMs, LOC_PROTOs and LOCSECs for
+ * the sites to @dst (s->all itself, or a BTF split on it). */
+int enc_add_sites(struct enc_state *s, struct btf *dst);
+
+/* A byte-string -> id map, to avoid adding the same record many times. */
+struct enc_memo;
+struct enc_memo *enc_memo_new(void);
+void enc_memo_free(struct enc_memo *m);
+/* The id stored for @key, or 0; enc_memo_put() stores one. */
+uint32_t enc_memo_get(struct enc_memo *m, const void *key, size_t len);
+int enc_memo_put(struct enc_memo *m, const void *key, size_t len, uint32_t id);
+
+#endif /* BTFENC_ENC_INTERNAL_H */

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * encode.c - one encoding run, start to finish:
+ *
+ *   1. workers decode CUs; the merge appends them in CU order (pool.c,
+ *      merge.c);
+ *   2. dedup, so that prototypes can be compared by type id;
+ *   3. FUNCs (funcs.c), VARs and DATASECs (vars.c), and with "inline" the
+ *      location kinds (locs.c), then dedup again: that is .BTF;
+ *   4. with "inline.extra", the location kinds go into a BTF split on
+ *      .BTF, deduplicated against it: that is .BTF.extra;
+ *   5. everything is validated, then written: raw files, or sections of
+ *      the ELF file rewritten beside it and renamed over it.
+ */
+#include "enc_internal.h"
+#include "elf_write.h"
+#include "pool.h"
+#include "../btf/btf_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int dedup_and_remap(struct enc_state *s, struct btf *btf, const char *what)
+{
+	struct btf_dedup_opts opts = { 0 };
+	uint32_t *map = NULL;
+	int err;
+
+	opts.id_map = &map;
+	err = btf__dedup(btf, &opts);
+	if (err) {
+		btf_log_printf(s->log, "%s: BTF dedup failed (%s): %s", s->o->path, what,
+			       strerror(-err));
+		return err;
+	}
+	if (btf == s->all)
+		enc_remap_records(s, map, btf__start_id(btf));
+	free(map);
+	return 0;
+}
+
+/* Validator lines are prefixed with the file and the section. */
+struct section_log {
+	const struct enc_state *s;
+	const char *sec;
+};
+
+static void section_log_fn(void *ctx, const char *msg)
+{
+	struct section_log *sl = ctx;
+
+	btf_log_printf(sl->s->log, "%s: invalid %s: %s", sl->s->o->path, sl->sec, msg);
+}
+
+static int validate(const struct enc_state *s, const struct btf *btf, const char *sec)
+{
+	struct section_log sl = { s, sec };
+	struct btf_log log = { section_log_fn, &sl };
+
+	return btf__validate(btf, &log);
+}
+
+static int build_btf(struct enc_state *s, struct btf **extra)
+{
+	uint32_t f = s->o->features;
+	int err;
+
+	if (s->o->verify && (err = validate(s, s->all, "BTF before dedup")))
+		return err;
+	err = dedup_and_remap(s, s->all, "types");
+	if (!err)
+		err = enc_add_funcs(s);
+	if (!err)
+		err = enc_add_vars(s);
+	if (!err && (f & ENC_F_INLINE) && !(f & ENC_F_INLINE_EXTRA))
+		err = enc_add_sites(s, s->all);
+	if (!err)
+		err = dedup_and_remap(s, s->all, ".BTF");
+	if (err || !(f & ENC_F_INLINE_EXTRA))
+		return err;
+
+	*extra = btf__new_empty_split(s->all);
+	if (!*extra)
+		return -ENOMEM;
+	err = enc_add_sites(s, *extra);
+	if (!err)
+		err = dedup_and_remap(s, *extra, ".BTF.extra");
+	return err;
+}
+
+static int serialize(const struct enc_state *s, const struct btf *btf, struct enc_section *sec,
+		     const char *name)
+{
+	void *data;
+	size_t size;
+	int err = btf__write_raw(btf, s->elf.swapped, &data, &size);
+
+	if (err) {
+		btf_log_printf(s->log, "%s: cannot serialize %s: %s", s->o->path, name,
+			       strerror(-err));
+		return err;
+	}
+	sec->name = name;
+	sec->data = data;
+	sec->size = size;
+	return 0;
+}
+
+static int write_output(struct enc_state *s, struct btf *extra)
+{
+	struct enc_section secs[2] = {};
+	int n = 0, err, i;
+
+	err = serialize(s, s->all, &secs[n++], ".BTF");
+	if (!err && extra)
+		err = serialize(s, extra, &secs[n++], ".BTF.extra");
+	if (err)
+		goto out;
+	if (!s->o->detached) {
+		err = enc_elf_write_sections(s->o->path, secs, n, s->log);
+		goto out;
+	}
+	err = enc_write_file_atomic(s->o->detached, secs[0].data, secs[0].size, s->log);
+	if (!err && extra) {
+		char *path = malloc(strlen(s->o->detached) + sizeof(".extra"));
+
+		if (!path) {
+			err = -ENOMEM;
+			goto out;
+		}
+		strcpy(stpcpy(path, s->o->detached), ".extra");
+		err = enc_write_file_atomic(path, secs[1].data, secs[1].size, s->log);
+		free(path);
+	}
+out:
+	for (i = 0; i < n; i++)
+		free((void *)secs[i].data);
+	return err;
+}
+
+static int load_base(struct enc_state *s)
+{
+	if (!s->o->base_path)
+		return 0;
+	s->base = btf__parse_file(s->o->base_path, NULL, NULL, s->log);
+	if (!s->base) {
+		btf_log_printf(s->log, "%s: cannot use --btf_base %s", s->o->path,
+			       s->o->base_path);
+		return -errno;
+	}
+	return 0;
+}
+
+static void report_sites(const struct enc_state *s)
+{
+	const struct enc_site_counts *c = &s->counts;
+
+	if (!s->o->verbose || !(s->o->features & (ENC_F_INLINE | ENC_F_INLINE_EXTRA)))
+		return;
+	fprintf(stderr,
+		"btfenc: %llu inline sites, %llu outside .text left out; "
+		"%llu of %llu parameters located\n",
+		(unsigned long long)c->sites, (unsigned long long)c->outside_text,
+		(unsigned long long)c->params_located, (unsigned long long)c->params);
+}
+
+int enc_run(const struct enc_opts *o, const struct btf_log *log)
+{
+	struct enc_state s = { .o = o, .log = log };
+	struct dw_opts dw = {
+		.encode_float = o->features & ENC_F_FLOAT,
+		.encode_enum64 = o->features & ENC_F_ENUM64,
+		.decl_tag = o->features & ENC_F_DECL_TAG,
+		.type_tag = o->features & ENC_F_TYPE_TAG,
+		.skip_rust = o->skip_rust,
+		.collect_inlines = o->features & (ENC_F_INLINE | ENC_F_INLINE_EXTRA),
+	};
+	struct enc_pool_opts po = { o->path, o->jobs, &dw, o->progress };
+	struct btf *extra = NULL;
+	int err;
+
+	err = enc_elf_info_load(o->path, &s.elf, log);
+	if (!err)
+		err = load_base(&s);
+	if (err)
+		goto out;
+	s.all = s.base ? btf__new_empty_split(s.base) : btf__new_empty();
+	s.names = btf__new_empty();
+	if (!s.all || !s.names) {
+		err = -ENOMEM;
+		goto out;
+	}
+	btf__set_pointer_size(s.all, s.elf.ptr_size);
+	err = enc_pool_run(&po, enc_merge_cu, &s, log);
+	if (!err)
+		err = build_btf(&s, &extra);
+	/* Nothing is written that does not validate. */
+	if (!err)
+		err = validate(&s, s.all, ".BTF");
+	if (!err && extra)
+		err = validate(&s, extra, ".BTF.extra");
+	if (!err && !o->dry_run)
+		err = write_output(&s, extra);
+	if (!err)
+		report_sites(&s);
+	if (!err && o->counts)
+		*o->counts = s.counts;
+out:
+	btf__free(extra);
+	enc_state_free(&s);
+	return err;
+}

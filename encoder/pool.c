@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pool.c - the worker pool.  Workers take CU indexes in increasing order,
+ * each with its own dw_file (libdw 0.188 must not be shared across
+ * threads), and park results in a window of slots; the calling thread
+ * consumes slot after slot in CU order.  Because consumption order is
+ * fixed, the output does not depend on the number of workers.
+ *
+ * The window (2 x jobs CUs) bounds memory: a vmlinux CU decodes to a few
+ * MB at most, while all 2172 CUs at once would be gigabytes.
+ */
+#include "pool.h"
+#include "../btf/btf_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct slot {
+	struct dw_cu cu;
+	bool ready;
+};
+
+struct pool {
+	const struct enc_pool_opts *o;
+	const struct btf_log *log;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	uint32_t nr_cus;
+	uint32_t next;     /* next CU index to hand to a worker */
+	uint32_t consumed; /* CUs consumed so far */
+	uint32_t window;
+	struct slot *slots; /* nr_cus entries; only [consumed, consumed+window) live */
+	int err;
+	pthread_mutex_t log_lock;
+	struct btf_log safe_log;
+};
+
+/* Workers log through the pool lock so lines never interleave. */
+static void locked_log(void *ctx, const char *msg)
+{
+	struct pool *p = ctx;
+
+	pthread_mutex_lock(&p->log_lock);
+	btf_log_printf(p->log, "%s", msg);
+	pthread_mutex_unlock(&p->log_lock);
+}
+
+static bool take_index(struct pool *p, uint32_t *idx)
+{
+	bool ok = false;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->err && p->next < p->nr_cus && p->next >= p->consumed + p->window)
+		pthread_cond_wait(&p->cond, &p->lock);
+	if (!p->err && p->next < p->nr_cus) {
+		*idx = p->next++;
+		ok = true;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return ok;
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	struct dw_file *f = dw_file_open(p->o->path, &p->safe_log);
+	uint32_t idx;
+	int err = f ? 0 : -errno;
+
+	while (!err && take_index(p, &idx)) {
+		struct slot *s = &p->slots[idx];
+
+		err = dw_cu_decode(f, idx, p->o->dw, &s->cu, &p->safe_log);
+		if (err)
+			dw_cu_release(&s->cu);
+		pthread_mutex_lock(&p->lock);
+		s->ready = !err;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+	}
+	if (err) {
+		pthread_mutex_lock(&p->lock);
+		if (!p->err)
+			p->err = err;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+	}
+	dw_file_close(f);
+	return NULL;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int consume_all(struct pool *p, enc_consume_fn consume, void *ctx)
+{
+	double start = now_sec();
+	bool shown = false;
+	int err = 0;
+
+	while (p->consumed < p->nr_cus) {
+		struct slot *s = &p->slots[p->consumed];
+
+		pthread_mutex_lock(&p->lock);
+		while (!s->ready && !p->err)
+			pthread_cond_wait(&p->cond, &p->lock);
+		err = p->err;
+		pthread_mutex_unlock(&p->lock);
+		if (err)
+			break;
+		err = consume(ctx, p->consumed, &s->cu);
+		dw_cu_release(&s->cu);
+		s->ready = false;
+		if (err)
+			break;
+		pthread_mutex_lock(&p->lock);
+		p->consumed++;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+		if (p->o->progress && (shown || now_sec() - start > 2.0)) {
+			fprintf(stderr, "\rbtfenc: %u/%u CUs", p->consumed, p->nr_cus);
+			shown = true;
+		}
+	}
+	if (shown)
+		fputc('\n', stderr);
+	return err;
+}
+
+int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ctx,
+		 const struct btf_log *log)
+{
+	struct pool p = { .o = o, .log = log };
+	pthread_t *threads = NULL;
+	unsigned int i, started = 0;
+	struct dw_file *f;
+	int err;
+
+	p.safe_log = (struct btf_log){ locked_log, &p };
+	f = dw_file_open(o->path, log);
+	if (!f)
+		return -errno;
+	p.nr_cus = dw_file_cu_count(f);
+	dw_file_close(f);
+
+	p.window = 2 * (o->jobs ? o->jobs : 1);
+	p.slots = calloc(p.nr_cus ? p.nr_cus : 1, sizeof(*p.slots));
+	threads = calloc(o->jobs ? o->jobs : 1, sizeof(*threads));
+	if (!p.slots || !threads) {
+		err = -ENOMEM;
+		goto out;
+	}
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_mutex_init(&p.log_lock, NULL);
+	pthread_cond_init(&p.cond, NULL);
+	for (i = 0; i < (o->jobs ? o->jobs : 1); i++) {
+		if (pthread_create(&threads[i], NULL, worker, &p))
+			break;
+		started++;
+	}
+	if (!started) {
+		err = -EAGAIN;
+		goto destroy;
+	}
+	err = consume_all(&p, consume, ctx);
+	/* Stop the workers: nothing more will be consumed. */
+	pthread_mutex_lock(&p.lock);
+	if (err && !p.err)
+		p.err = err;
+	p.next = p.nr_cus;
+	pthread_cond_broadcast(&p.cond);
+	pthread_mutex_unlock(&p.lock);
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	/* Results decoded past a failure are released here. */
+	for (i = p.consumed; i < p.nr_cus; i++)
+		if (p.slots[i].ready)
+			dw_cu_release(&p.slots[i].cu);
+	if (!err)
+		err = p.err;
+destroy:
+	pthread_cond_destroy(&p.cond);
+	pthread_mutex_destroy(&p.lock);
+	pthread_mutex_destroy(&p.log_lock);
+out:
+	free(threads);
+	free(p.slots);
+	return err;
+}
