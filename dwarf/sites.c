@@ -110,8 +110,13 @@ static bool lowest_range(Dwarf_Die *die, Dwarf_Addr *addr)
 	Dwarf_Addr base, start, end, best = UINT64_MAX;
 	ptrdiff_t off = 0;
 
+	/*
+	 * Empty ranges count: gcc gives an inline whose code all merged into
+	 * its caller's only [a, a) ranges, as it gives others low_pc with
+	 * high_pc 0.  A probe at a still sees the parameters.
+	 */
 	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0)
-		if (start < end && start < best)
+		if (start < best)
 			best = start;
 	if (best == UINT64_MAX)
 		return false;
