@@ -10,7 +10,8 @@ the same DWARF (binutils, not libdw):
 * the parameters are the origin's formal parameters, in order;
 * a parameter without a concrete DIE is no_param_die, one without
   location or const_value no_location, a const_value a constant, and a
-  single-register exprloc that register.
+  single-register exprloc that register, and "DW_OP_addr X;
+  DW_OP_stack_value" the address X.
 
 usage: check_sites.py TEST_SITES FILE
 """
@@ -23,6 +24,7 @@ ATTR_RE = re.compile(r'^\s*<[0-9a-f]+>\s+(DW_AT_\w+)\s*:\s*(.*)$')
 REF_RE = re.compile(r'<0x([0-9a-f]+)>')
 REG_RE = re.compile(r'^(?:\(exprloc\) )?1 byte block: [0-9a-f]+ \t?\(DW_OP_reg(\d+) \([^)]*\)\)$')
 REGX_RE = re.compile(r'\(DW_OP_regx: (\d+) ')
+ADDR_RE = re.compile(r'\(DW_OP_addr: ([0-9a-f]+); DW_OP_stack_value\)$')
 
 SIZE_MISSES = {'too_big', 'bad_size'}
 
@@ -125,7 +127,8 @@ def parse_sites(tool, path):
             cur = {'addr': int(f[2], 16), 'name': f[3], 'nr': int(f[4]), 'params': []}
             sites[int(f[1], 16)] = cur
         elif f[0] == 'param':
-            cur['params'].append({'name': f[1], 'kind': f[2], 'reason': f[3], 'reg': int(f[5])})
+            cur['params'].append({'name': f[1], 'kind': f[2], 'reason': f[3], 'reg': int(f[5]),
+                                  'value': int(f[8], 16)})
         else:
             summary.append(line)
     return sites, summary
@@ -150,6 +153,10 @@ def check_param(errs, where, dies, site_die, proto_param, got):
     elif 'DW_AT_location' not in a:
         if got['reason'] != 'no_location':
             errs.append(f'{where}: no location, got {got["kind"]}/{got["reason"]}')
+    elif ADDR_RE.search(a['DW_AT_location']):
+        x = int(ADDR_RE.search(a['DW_AT_location']).group(1), 16)
+        if got['reason'] not in SIZE_MISSES and (got['kind'] != 'addr' or got['value'] != x):
+            errs.append(f'{where}: address 0x{x:x}, got {got["kind"]} 0x{got["value"]:x}')
     else:
         m = REG_RE.match(a['DW_AT_location']) or REGX_RE.search(a['DW_AT_location'])
         if m and got['reason'] not in SIZE_MISSES and \
