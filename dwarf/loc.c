@@ -15,6 +15,8 @@
  *   DW_OP_fbreg -20                      -> FBREG -20 (caller resolves)
  *   DW_OP_reg5; DW_OP_piece 8;
  *   DW_OP_reg4; DW_OP_piece 8            -> REG_PAIR 5, 4 (16-byte struct)
+ *   DW_OP_breg0 0; DW_OP_const4u 0xffffffff;
+ *   DW_OP_and; DW_OP_stack_value         -> REG 0 (for a value of <= 4 bytes)
  *
  * Everything else is DW_LOC_NONE with the reason that blocked it, so
  * `stats` can say what coverage is lost to what.  Pure: it reads nothing
@@ -166,8 +168,54 @@ static void map_value(const Dwarf_Op *op, struct dw_loc *out)
 	}
 }
 
+/* Width in bits of a DW_OP_const* mask of the low 8, 16 or 32 bits, else 0. */
+static unsigned int mask_bits(const Dwarf_Op *op)
+{
+	uint64_t m;
+
+	if (!op_const(op, &m))
+		return 0;
+	return m == 0xff ? 8 : m == 0xffff ? 16 : m == 0xffffffffull ? 32 : 0;
+}
+
+/*
+ * gcc zero-extends narrow values it keeps in a wider place:
+ *
+ *   DW_OP_breg0 0; DW_OP_const4u 0xffffffff; DW_OP_and; DW_OP_stack_value
+ *   DW_OP_breg5 96; DW_OP_deref; DW_OP_const4u 0xffffffff; DW_OP_and; ...
+ *
+ * The value is the low bytes of the register (or of little-endian memory):
+ * a tracer reading that many bytes unsigned gets it exactly.  A mask at
+ * least as wide as the value changes nothing and the value keeps its own
+ * size; a narrower one becomes the (unsigned) size.
+ */
+static bool map_masked(const Dwarf_Op *ops, size_t nops, int size, struct dw_loc *out)
+{
+	int64_t abs = size < 0 ? -(int64_t)size : size;
+	unsigned int bits;
+
+	if ((nops != 4 && nops != 5) || ops[nops - 1].atom != DW_OP_stack_value ||
+	    ops[nops - 2].atom != DW_OP_and)
+		return false;
+	bits = mask_bits(&ops[nops - 3]);
+	if (!bits)
+		return false;
+	if (nops == 4) {
+		map_value(&ops[0], out);
+		if (out->kind != DW_LOC_REG && out->kind != DW_LOC_REG_OFF)
+			return false;
+	} else {
+		if (ops[1].atom != DW_OP_deref || !op_breg(&ops[0], &out->reg, &out->offset))
+			return false;
+		out->kind = DW_LOC_DEREF;
+	}
+	if (abs * 8 > bits)
+		out->size = bits / 8;
+	return true;
+}
+
 /* An expression without pieces. */
-static void map_simple(const Dwarf_Op *ops, size_t nops, struct dw_loc *out)
+static void map_simple(const Dwarf_Op *ops, size_t nops, int size, struct dw_loc *out)
 {
 	if (nops == 0)
 		return loc_miss(out, DW_MISS_EMPTY_EXPR);
@@ -175,7 +223,8 @@ static void map_simple(const Dwarf_Op *ops, size_t nops, struct dw_loc *out)
 		return map_one(&ops[0], out);
 	if (nops == 2 && ops[1].atom == DW_OP_stack_value)
 		return map_value(&ops[0], out);
-	loc_miss(out, DW_MISS_COMPUTED);
+	if (!map_masked(ops, nops, size, out))
+		loc_miss(out, DW_MISS_COMPUTED);
 }
 
 /*
@@ -200,8 +249,10 @@ static void map_pieces(const Dwarf_Op *ops, size_t nops, int size, struct dw_loc
 		/* An empty piece is a part that was optimized out. */
 		if (nparts == 2 || i == start)
 			return loc_miss(out, DW_MISS_PIECES);
-		map_simple(ops + start, i - start, &part[nparts]);
-		psize[nparts++] = ops[i].number;
+		psize[nparts] = ops[i].number;
+		map_simple(ops + start, i - start, psize[nparts] <= 8 ? (int)psize[nparts] : 0,
+			   &part[nparts]);
+		nparts++;
 		start = i + 1;
 	}
 	if (start != nops)
@@ -213,7 +264,8 @@ static void map_pieces(const Dwarf_Op *ops, size_t nops, int size, struct dw_loc
 		if (psize[0] < abs)
 			return loc_miss(out, DW_MISS_PIECES);
 		*out = part[0];
-		out->size = keep;
+		/* A masked part may have narrowed its size. */
+		out->size = part[0].size ? part[0].size : keep;
 		return;
 	}
 	if (part[0].kind != DW_LOC_REG || part[1].kind != DW_LOC_REG ||
@@ -286,7 +338,7 @@ void dw_loc_from_expr(const Dwarf_Op *ops, size_t nops, int size, struct dw_loc 
 	if (has_pieces(ops, nops))
 		map_pieces(ops, nops, size, out);
 	else
-		map_simple(ops, nops, out);
+		map_simple(ops, nops, size, out);
 
 	if (out->kind == DW_LOC_CONST)
 		out->value = fit_const(out->value, size);
