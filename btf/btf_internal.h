@@ -20,6 +20,12 @@
 void *btf_add_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
 		  size_t add_cnt);
 
+/* Offset + 1 (0 = empty) and the string's hash, compared before the bytes. */
+struct strset_slot {
+	uint32_t off1;
+	uint32_t hash;
+};
+
 /*
  * A set of NUL-terminated strings in one buffer.  Adding a string already
  * present returns its offset.  The hash index is built lazily, so a set
@@ -29,7 +35,7 @@ struct strset {
 	char *data;
 	size_t len;
 	size_t cap;
-	uint32_t *index; /* open addressing: offset + 1, 0 = empty */
+	struct strset_slot *index; /* open addressing, linear probing */
 	size_t index_cap;
 	size_t index_cnt;
 	bool indexed;

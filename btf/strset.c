@@ -36,13 +36,13 @@ void *btf_add_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size
 	return (char *)p + cur_cnt * elem_sz;
 }
 
-static uint64_t str_hash(const char *s)
+static uint32_t str_hash(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return h;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 struct strset *strset__new(const void *init, size_t init_len)
@@ -72,24 +72,26 @@ void strset__free(struct strset *set)
 	free(set);
 }
 
-/* Slot holding @s, or the empty slot where it would go. */
-static uint32_t *index_slot(struct strset *set, const char *s)
+/* Slot holding @s (hash @h), or the empty slot where it would go. */
+static struct strset_slot *index_slot(struct strset *set, const char *s, uint32_t h)
 {
 	size_t mask = set->index_cap - 1;
-	size_t i = str_hash(s) & mask;
+	size_t i = h & mask;
 
 	for (;; i = (i + 1) & mask) {
-		uint32_t v = set->index[i];
+		struct strset_slot *slot = &set->index[i];
 
-		if (!v || !strcmp(set->data + v - 1, s))
-			return &set->index[i];
+		if (!slot->off1)
+			return slot;
+		if (slot->hash == h && !strcmp(set->data + slot->off1 - 1, s))
+			return slot;
 	}
 }
 
 static int index_grow(struct strset *set)
 {
 	size_t old_cap = set->index_cap, i;
-	uint32_t *old = set->index;
+	struct strset_slot *old = set->index;
 
 	set->index_cap = old_cap ? old_cap * 2 : 1024;
 	set->index = calloc(set->index_cap, sizeof(*set->index));
@@ -98,13 +100,16 @@ static int index_grow(struct strset *set)
 		set->index_cap = old_cap;
 		return -ENOMEM;
 	}
+	/* Rehash without comparing strings: they are all distinct. */
 	for (i = 0; i < old_cap; i++) {
-		uint32_t *slot;
+		size_t j;
 
-		if (!old[i])
+		if (!old[i].off1)
 			continue;
-		slot = index_slot(set, set->data + old[i] - 1);
-		*slot = old[i];
+		for (j = old[i].hash & (set->index_cap - 1); set->index[j].off1;
+		     j = (j + 1) & (set->index_cap - 1))
+			;
+		set->index[j] = old[i];
 	}
 	free(old);
 	return 0;
@@ -118,15 +123,18 @@ static int index_build(struct strset *set)
 	set->indexed = true;
 	while (off < set->len) {
 		size_t n = strnlen(set->data + off, set->len - off);
-		uint32_t *slot;
+		struct strset_slot *slot;
+		uint32_t h;
 
 		if (off + n >= set->len)
 			break; /* unterminated tail: not a string */
 		if ((set->index_cnt + 1) * 2 > set->index_cap && index_grow(set))
 			return -ENOMEM;
-		slot = index_slot(set, set->data + off);
-		if (!*slot) {
-			*slot = off + 1;
+		h = str_hash(set->data + off);
+		slot = index_slot(set, set->data + off, h);
+		if (!slot->off1) {
+			slot->off1 = off + 1;
+			slot->hash = h;
 			set->index_cnt++;
 		}
 		off += n + 1;
@@ -136,36 +144,44 @@ static int index_build(struct strset *set)
 
 long strset__find_str(struct strset *set, const char *s)
 {
-	uint32_t *slot;
+	struct strset_slot *slot;
 
 	if (!set->indexed && index_build(set))
 		return -ENOMEM;
 	if (!set->index_cap)
 		return -ENOENT;
-	slot = index_slot(set, s);
-	return *slot ? (long)*slot - 1 : -ENOENT;
+	slot = index_slot(set, s, str_hash(s));
+	return slot->off1 ? (long)slot->off1 - 1 : -ENOENT;
 }
 
 long strset__add_str(struct strset *set, const char *s)
 {
 	size_t n = strlen(s) + 1;
-	uint32_t *slot;
+	struct strset_slot *slot;
+	uint32_t h = str_hash(s);
+	size_t rel;
+	bool inside;
 	long off;
 	char *p;
 
-	off = strset__find_str(set, s);
-	if (off != -ENOENT)
-		return off;
+	if (!set->indexed && index_build(set))
+		return -ENOMEM;
 	if ((set->index_cnt + 1) * 2 > set->index_cap && index_grow(set))
 		return -ENOMEM;
+	slot = index_slot(set, s, h);
+	if (slot->off1)
+		return slot->off1 - 1;
 	off = set->len;
+	/* @s may be a suffix of a string in set->data, which can move. */
+	inside = set->data && s >= set->data && s < set->data + set->len;
+	rel = inside ? (size_t)(s - set->data) : 0;
 	p = btf_add_mem((void **)&set->data, &set->cap, 1, set->len, BTF_MAX_STR_OFFSET, n);
 	if (!p)
 		return -ENOMEM;
-	memcpy(p, s, n);
+	memcpy(p, inside ? set->data + rel : s, n);
 	set->len += n;
-	slot = index_slot(set, s);
-	*slot = off + 1;
+	slot->off1 = off + 1;
+	slot->hash = h;
 	set->index_cnt++;
 	return off;
 }

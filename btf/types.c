@@ -631,7 +631,12 @@ struct add_btf_ctx {
 	struct btf *dst;
 	const struct btf *src;
 	uint32_t id_delta;
-	int err;
+	/*
+	 * dst offset + 1 of each src-owned string offset already added: names
+	 * repeat far more often than they are distinct, so each distinct
+	 * string is hashed once.
+	 */
+	uint32_t *str_map;
 };
 
 static int remap_id(uint32_t *id, void *arg)
@@ -649,14 +654,23 @@ static int remap_str(uint32_t *off, void *arg)
 	const char *s;
 	int new_off;
 
+	uint32_t own = *off - c->src->start_str_off;
+	bool cached = *off >= c->src->start_str_off && own < c->src->strs->len;
+
 	if (!*off)
 		return 0;
+	if (cached && c->str_map[own]) {
+		*off = c->str_map[own] - 1;
+		return 0;
+	}
 	s = btf__str_by_offset(c->src, *off);
 	if (!s)
 		return -EINVAL;
 	new_off = btf__add_str(c->dst, s);
 	if (new_off < 0)
 		return new_off;
+	if (cached)
+		c->str_map[own] = new_off + 1;
 	*off = new_off;
 	return 0;
 }
@@ -665,18 +679,23 @@ int btf__add_btf(struct btf *dst, const struct btf *src)
 {
 	size_t old_len = dst->types_len;
 	uint32_t old_nr = dst->nr_types, i;
-	struct add_btf_ctx c = { dst, src, 0, 0 };
+	struct add_btf_ctx c = { dst, src, 0, NULL };
 	int first_id = btf__type_cnt(dst);
 	int err = 0;
 
 	c.id_delta = first_id - src->start_id;
 	if (!src->nr_types)
 		return first_id;
-	if (!btf_add_type_mem(dst, src->types_len))
+	c.str_map = calloc(src->strs->len ? src->strs->len : 1, sizeof(*c.str_map));
+	if (!c.str_map || !btf_add_type_mem(dst, src->types_len)) {
+		free(c.str_map);
 		return -ENOMEM;
+	}
 	if (!btf_add_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
-			 dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types))
+			 dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
+		free(c.str_map);
 		return -ENOMEM;
+	}
 	for (i = 0; i < src->nr_types; i++) {
 		const struct btf_type *st = btf__type_by_id(src, src->start_id + i);
 		long sz = btf_type_size(st);
@@ -696,8 +715,10 @@ int btf__add_btf(struct btf *dst, const struct btf *src)
 		dst->type_offs[dst->nr_types++] = dst->types_len;
 		dst->types_len += sz;
 	}
+	free(c.str_map);
 	return first_id;
 fail:
+	free(c.str_map);
 	/* Drop the types appended; strings already added stay, unreferenced. */
 	dst->types_len = old_len;
 	dst->nr_types = old_nr;

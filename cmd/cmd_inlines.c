@@ -9,6 +9,7 @@
 #include "sites.h"
 #include "../encoder/elf_info.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -191,6 +192,17 @@ static int print_site(const struct site *s, void *arg)
 	return 0;
 }
 
+static bool is_elf(const char *path)
+{
+	char magic[SELFMAG];
+	FILE *f = fopen(path, "rb");
+	bool elf = f && fread(magic, 1, SELFMAG, f) == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG);
+
+	if (f)
+		fclose(f);
+	return elf;
+}
+
 /*
  * @path's BTF on top of @bases, and its .BTF.extra on top of that when
  * @path is an ELF file that has one.
@@ -205,7 +217,8 @@ int cli_load_with_extra(char **bases, int nr_bases, const char *path, struct btf
 	if (err)
 		return err;
 	*n = nr_bases + 1;
-	extra = btf__parse_file(path, ".BTF.extra", c[nr_bases], NULL);
+	/* Only an ELF file has a .BTF.extra beside its .BTF; NULL if it has none. */
+	extra = is_elf(path) ? btf__parse_file(path, ".BTF.extra", c[nr_bases], NULL) : NULL;
 	if (extra) {
 		struct btf **bigger = realloc(c, (*n + 1) * sizeof(*c));
 

@@ -19,6 +19,25 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* -V: how long each stage took, to see where a slow run spends its time. */
+static void stage_done(const struct enc_state *s, const char *stage, double *t)
+{
+	double t2 = now();
+
+	if (s->o->verbose)
+		fprintf(stderr, "btfenc: %-14s %6.2f s\n", stage, t2 - *t);
+	*t = t2;
+}
 
 static int dedup_and_remap(struct enc_state *s, struct btf *btf, const char *what)
 {
@@ -60,7 +79,7 @@ static int validate(const struct enc_state *s, const struct btf *btf, const char
 	return btf__validate(btf, &log);
 }
 
-static int build_btf(struct enc_state *s, struct btf **extra)
+static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 {
 	uint32_t f = s->o->features;
 	int err;
@@ -68,14 +87,17 @@ static int build_btf(struct enc_state *s, struct btf **extra)
 	if (s->o->verify && (err = validate(s, s->all, "BTF before dedup")))
 		return err;
 	err = dedup_and_remap(s, s->all, "types");
+	stage_done(s, "dedup types", t);
 	if (!err)
 		err = enc_add_funcs(s);
 	if (!err)
 		err = enc_add_vars(s);
 	if (!err && (f & ENC_F_INLINE) && !(f & ENC_F_INLINE_EXTRA))
 		err = enc_add_sites(s, s->all);
+	stage_done(s, "funcs, vars", t);
 	if (!err)
 		err = dedup_and_remap(s, s->all, ".BTF");
+	stage_done(s, "dedup .BTF", t);
 	if (err || !(f & ENC_F_INLINE_EXTRA))
 		return err;
 
@@ -85,6 +107,7 @@ static int build_btf(struct enc_state *s, struct btf **extra)
 	err = enc_add_sites(s, *extra);
 	if (!err)
 		err = dedup_and_remap(s, *extra, ".BTF.extra");
+	stage_done(s, ".BTF.extra", t);
 	return err;
 }
 
@@ -177,6 +200,7 @@ int enc_run(const struct enc_opts *o, const struct btf_log *log)
 	};
 	struct enc_pool_opts po = { o->path, o->jobs, &dw, o->progress };
 	struct btf *extra = NULL;
+	double t = now();
 	int err;
 
 	err = enc_elf_info_load(o->path, &s.elf, log);
@@ -191,16 +215,20 @@ int enc_run(const struct enc_opts *o, const struct btf_log *log)
 		goto out;
 	}
 	btf__set_pointer_size(s.all, s.elf.ptr_size);
+	t = now();
 	err = enc_pool_run(&po, enc_merge_cu, &s, log);
+	stage_done(&s, "decode, merge", &t);
 	if (!err)
-		err = build_btf(&s, &extra);
+		err = build_btf(&s, &extra, &t);
 	/* Nothing is written that does not validate. */
 	if (!err)
 		err = validate(&s, s.all, ".BTF");
 	if (!err && extra)
 		err = validate(&s, extra, ".BTF.extra");
+	stage_done(&s, "validate", &t);
 	if (!err && !o->dry_run)
 		err = write_output(&s, extra);
+	stage_done(&s, "write", &t);
 	if (!err)
 		report_sites(&s);
 	if (!err && o->counts)
