@@ -588,8 +588,10 @@ static void add_dead(struct plan *p, uint64_t off, uint64_t size)
 
 /*
  * Plans replacing section @idx by @sec.  Its data moves to the end of the
- * file unless the section is loaded: the segments and the symbols around
- * it pin it, so it can only be overwritten with data of the same size.
+ * file unless the section is loaded, i.e. allocated in an executable or
+ * shared object: the segments and the symbols around it pin it, so it can
+ * only be overwritten with data of the same size.  In a relocatable
+ * object (a module whose .BTF.extra kbuild made alloc) nothing pins it.
  */
 static int plan_replace(const struct elf_in *in, size_t idx, const struct enc_section *sec,
 			struct plan *p, struct sec_plan *sp, const struct btf_log *log)
@@ -608,7 +610,7 @@ static int plan_replace(const struct elf_in *in, size_t idx, const struct enc_se
 			       in->path, sec->name, by, sec_name(in, by));
 		return -EINVAL;
 	}
-	if (sh->sh_flags & SHF_ALLOC) {
+	if ((sh->sh_flags & SHF_ALLOC) && in->ehdr.e_type != ET_REL) {
 		if (sh->sh_size != sec->size) {
 			btf_log_printf(log, "%s: cannot resize allocated section %s (%llu -> %zu bytes): it is part of the loaded image",
 				       in->path, sec->name, (unsigned long long)sh->sh_size, sec->size);

@@ -36,8 +36,9 @@ struct enc_section {
  * the existing ones, so every section index stays valid.  An added
  * section looks as `objcopy --add-section` makes it: SHT_PROGBITS,
  * flags 0, alignment 1.  A replaced section keeps its header except
- * offset and size; an allocated one (part of the loaded image) can only
- * be replaced by data of the same size, which is written in place.
+ * offset and size; an allocated one of an executable or shared object
+ * (part of the loaded image, e.g. vmlinux's .BTF) can only be replaced by
+ * data of the same size, which is written in place.
  * Bytes our own earlier runs left at the end of the file (the old section
  * header table, an old appended .BTF) are reused rather than kept as dead
  * space.
@@ -46,7 +47,7 @@ struct enc_section {
  * the mode and, where permitted, the owner of the old one; timestamps,
  * extended attributes and other hard links are not carried over (as with
  * objcopy).  A file without any write permission bit is refused even for
- * root.
+ * root.  Nobody else may write @path meanwhile.
  *
  * Returns 0 or a negative errno (-EINVAL for an argument or a file we
  * cannot handle, -ENOEXEC for a non-ELF or damaged file, -EFBIG over the

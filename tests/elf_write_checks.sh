@@ -6,7 +6,7 @@
 # Fixtures are compiled here from FIXTURE_DIR (gcc -g: object, executable,
 # shared object; i386, s390x, ppc32 objects when a compiler can make them;
 # an object with extended section numbering; a debug kernel module if one
-# is installed).  For each: add .BTF, replace it with another size, add
+# is installed; objects with 0xfeff and 65300+ sections).  For each: add .BTF, replace it with another size, add
 # .BTF and .BTF.extra in one call, and after each step check that
 #   * readelf -S differs only in the header line, the .shstrtab line
 #     (offset and size, when a name was added) and the new section lines;
@@ -244,6 +244,9 @@ build_fixtures() {
 	clang --target=s390x-linux-gnu -g -O2 -DWITH_MAIN -nostdlib -fuse-ld=lld -Wl,-e,main \
 		"$FIX/fix.c" -o exebe64 2>/dev/null || note "no lld for s390x: skip big-endian executable"
 	sh "$FIX/many_sections.sh" 65300 > many.s && as many.s -o many.o || note "cannot build many.o"
+	# 0xfeff sections: adding one or two crosses into extended numbering.
+	sh "$FIX/many_sections.sh" 65274 > cross.s && as cross.s -o cross.o || note "cannot build cross.o"
+	rm -f many.s cross.s
 }
 
 # ---- failure paths: the input stays byte-identical, no temp file left ----
@@ -306,6 +309,12 @@ failure_checks() {
 		[ "$(cmp -l $d/exe exe.ref | wc -l)" -le "$isz" ] || fail "same-size replace changed more than .interp"
 		readelf -l -W $d/exe | grep -q 'ld-linux-x86-64.so.9' || fail ".interp not overwritten in place"
 	fi
+
+	# In a relocatable object an allocated section is not pinned: it moves.
+	objcopy --add-section .BTF=btf.a --set-section-flags .BTF=alloc,readonly obj.o alloc.o
+	cp alloc.o $d/alloc.o
+	"$DRIVER" add $d/alloc.o .BTF=btf.b || fail "resizing an allocated section of an ET_REL failed"
+	check_rewrite alloc.o $d/alloc.o "ET_REL alloc .BTF resized" .BTF=btf.b
 
 	# Full tmpfs (root only): fails with ENOSPC, input intact.
 	mkdir -p tmpfs.d
@@ -389,12 +398,15 @@ vmlinux_checks() {
 	timed "$DRIVER" add $v .BTF.extra=btf6.bin || fail "vmlinux: add .BTF.extra failed"
 	check_rewrite "$VMLINUX" $v "vmlinux add 6 MB .BTF.extra" .BTF.extra=btf6.bin
 
-	# kbuild's own input has no .BTF yet: remove it with objcopy, then add 6 MB.
-	if objcopy --remove-section=.BTF "$VMLINUX" nobtf 2>/dev/null; then
+	# kbuild's own input has no .BTF yet.  objcopy cannot remove the
+	# loaded .BTF (__start_BTF needs it), so rename it and add a new one.
+	if objcopy --rename-section .BTF=.BTF_orig "$VMLINUX" nobtf 2>/dev/null; then
 		cp nobtf $v
 		timed "$DRIVER" add $v .BTF=btf6.bin || fail "vmlinux: add .BTF failed"
 		check_rewrite nobtf $v "vmlinux without .BTF, add 6 MB .BTF" .BTF=btf6.bin
 		rm -f nobtf
+	else
+		fail "objcopy --rename-section on vmlinux failed"
 	fi
 
 	# .BTF of the installed vmlinux is loaded: same size in place, else refused.
@@ -416,7 +428,7 @@ if [ -n "$vmlinux_mode" ]; then
 fi
 
 build_fixtures
-for f in obj.o exe lib.so obj32.o objbe64.o objbe32.o exebe64 many.o; do
+for f in obj.o exe lib.so obj32.o objbe64.o objbe32.o exebe64 many.o cross.o; do
 	[ -f "$f" ] || continue
 	note "$f: $(file -b "$f" | cut -d, -f1-2)"
 	exercise "$f" "${f%.*}"

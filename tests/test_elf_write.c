@@ -75,10 +75,14 @@ static int cmd_add(int argc, char **argv, const struct btf_log *log, int *lines)
 		secs[i].data = slurp(eq + 1, &secs[i].size);
 		if (!secs[i].data) {
 			perror(eq + 1);
+			while (i--)
+				free((void *)secs[i].data);
 			return 2;
 		}
 	}
 	rc = enc_elf_write_sections(argv[2], secs, n, log);
+	for (i = 0; i < n; i++)
+		free((void *)secs[i].data);
 	return finish(rc, *lines);
 }
 
@@ -99,6 +103,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		rc = enc_write_file_atomic(argv[2], data, size, &log);
+		free(data);
 		return finish(rc, lines);
 	}
 	fprintf(stderr, "usage: %s add FILE NAME=DATAFILE... | raw OUT DATAFILE\n", argv[0]);
