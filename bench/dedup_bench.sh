@@ -5,6 +5,9 @@
 # BTF whose duplicates span "objects", like per-CU BTF concatenated).
 #
 # Usage: bench/dedup_bench.sh [BUILD_DIR] [VMLINUX] [COPIES] [RUNS]
+# COPIES "encoder" takes instead the BTF btfenc's encoder merges from the
+# vmlinux DWARF before dedup (tests/tools/predup_btf: 3.3M types), the
+# input the real encoder deduplicates.
 # Prints, per tool, the best wall time and peak RSS of the whole process
 # (/usr/bin/time: read + dedup + write) and the best in-process time of
 # the dedup call alone, then btfenc/libbpf ratios.
@@ -20,14 +23,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [ -r "$vmlinux" ] || vmlinux=/usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64
+if [ "$copies" = encoder ]; then
+	"$build/tests/predup_btf" "$vmlinux" "$work/in.btf" 2
+	copies=0
+fi
 set --
 i=0
 while [ "$i" -lt "$copies" ]; do
 	set -- "$@" "$vmlinux"
 	i=$((i + 1))
 done
-"$tool" concat "$work/in.btf" "$@"
-echo "input: $(basename "$vmlinux") .BTF x$copies, $(stat -c %s "$work/in.btf") bytes"
+[ "$copies" = 0 ] || "$tool" concat "$work/in.btf" "$@"
+echo "input: $(basename "$vmlinux") ($([ "$copies" = 0 ] && echo 'encoder pre-dedup BTF' ||
+	echo ".BTF x$copies")), $(stat -c %s "$work/in.btf") bytes"
 
 # best_of NAME CMD...: min wall s, max RSS KB, min dedup ms over $runs runs
 best_of() {

@@ -25,3 +25,20 @@ if(LIBBPF_FOUND)
 			${CMAKE_CURRENT_BINARY_DIR}/dedup_diff_vmlinux)
 	set_tests_properties(dedup_diff_vmlinux PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+
+# The encoder's own pre-dedup BTF: the fixtures linked into one relocatable
+# object (several CUs, as in a module) in CI, vmlinux when installed.
+add_executable(predup_btf ${TESTS_DIR}/tools/predup_btf.c)
+target_link_libraries(predup_btf PRIVATE btfenc_encoder)
+if(LIBBPF_FOUND)
+	add_test(NAME dedup_diff_encoder_fixtures
+		COMMAND ${TESTS_DIR}/dedup_diff.sh encoder $<TARGET_FILE:btf_dedup_tool>
+			$<TARGET_FILE:libbpf_dedup> ${TESTS_DIR}/fixtures/dedup
+			${CMAKE_CURRENT_BINARY_DIR}/dedup_diff_encoder_fixtures $<TARGET_FILE:predup_btf>)
+	add_test(NAME dedup_diff_encoder_vmlinux
+		COMMAND ${TESTS_DIR}/dedup_diff.sh encoder $<TARGET_FILE:btf_dedup_tool>
+			$<TARGET_FILE:libbpf_dedup> /usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64
+			${CMAKE_CURRENT_BINARY_DIR}/dedup_diff_encoder_vmlinux $<TARGET_FILE:predup_btf>)
+	set_tests_properties(dedup_diff_encoder_fixtures dedup_diff_encoder_vmlinux
+		PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+endif()

@@ -8,6 +8,9 @@
 #       each object, concatenate the per-object BTFs (btf__add_btf).
 #   dedup_diff.sh vmlinux TOOL LIBBPF_TOOL VMLINUX WORKDIR
 #       VMLINUX's .BTF appended to itself three times.
+#   dedup_diff.sh encoder TOOL LIBBPF_TOOL FILE WORKDIR PREDUP_TOOL
+#       the BTF btfenc's encoder merges from FILE's DWARF before dedup
+#       (every CU's types: millions for vmlinux).
 #
 # Both dedup results must have the same number of types of each kind and
 # the same multiset of id-free type descriptions (TOOL canon).  Exit 77
@@ -48,6 +51,19 @@ vmlinux)
 		echo "FAIL: re-dedup of $src changed $n1 types into $n2"
 		exit 1
 	fi
+	;;
+encoder)
+	[ -r "$src" ] || exit 77
+	if [ -d "$src" ]; then
+		# Several CUs in one relocatable object, as in a module.
+		command -v gcc >/dev/null && command -v ld >/dev/null || exit 77
+		for c in "$src"/*.c; do
+			gcc -g -O2 -c -o "$(basename "$c" .c).o" "$c"
+		done
+		ld -r -o combined.o ./*.o
+		src=$work/combined.o
+	fi
+	"$6" "$src" in.btf 2
 	;;
 *)
 	echo "unknown mode $mode"
