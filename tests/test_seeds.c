@@ -57,6 +57,18 @@ static void validate_raw(const char *what, const struct btf *btf, const char *co
 		validate_raw(what, btf, __exp, sizeof(__exp) / sizeof(__exp[0]));                  \
 	} while (0)
 
+/*
+ * The same expectation before and after btf__dedup(): where a seed's BTF
+ * has nothing to merge, every type must keep its id and its dump.
+ */
+#define VALIDATE_RAW_BTF_DEDUP(what, btf, ...)                                                     \
+	do {                                                                                       \
+		static const char *const __exp[] = { __VA_ARGS__ };                                \
+		validate_raw(what, btf, __exp, sizeof(__exp) / sizeof(__exp[0]));                  \
+		CHECK(!btf__dedup(btf, NULL), "%s: btf__dedup", what);                            \
+		validate_raw(what " after dedup", btf, __exp, sizeof(__exp) / sizeof(__exp[0]));   \
+	} while (0)
+
 /* Seed 005: prog_tests/btf_field_iter.c, types [1]..[21] plus the patch's [22]..[25]. */
 static void test_field_iter(void)
 {
@@ -107,7 +119,7 @@ static void test_field_iter(void)
 	ADD(btf__add_locsec(btf, ".loc"));			/* [25] */
 	ADD(btf__add_locsec_loc(btf, "func", 13, 24, 128));
 
-	VALIDATE_RAW_BTF("005 field_iter", btf,
+	VALIDATE_RAW_BTF_DEDUP("005 field_iter", btf,
 		"[1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED",
 		"[2] INT 'int64' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED",
 		"[3] PTR '(anon)' type_id=1",
@@ -246,7 +258,7 @@ static void test_distilled_loc(void)
 	ADD(btf__add_locsec(btf2, ".locs"));			/* [5] */
 	ADD(btf__add_locsec_loc(btf2, "foo", 2, 4, 256));
 
-	VALIDATE_RAW_BTF("007 distilled_loc split", btf2,
+	VALIDATE_RAW_BTF_DEDUP("007 distilled_loc split", btf2,
 		"[1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED",
 		"[2] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1\n"
 		"\t'p1' type_id=1",
