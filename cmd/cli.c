@@ -33,9 +33,24 @@ void cli_info(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * Library lines can quote names read from a damaged file: show control
+ * and non-ASCII bytes as \xNN so that one message stays one line.
+ */
 static void log_to_err(void *ctx, const char *msg)
 {
-	cli_err("%s", msg);
+	const unsigned char *p;
+	char line[4096];
+	size_t n = 0;
+
+	for (p = (const unsigned char *)msg; *p && n < sizeof(line) - 5; p++) {
+		if (*p < 0x20 || *p > 0x7e)
+			n += snprintf(line + n, sizeof(line) - n, "\\x%02x", *p);
+		else
+			line[n++] = *p;
+	}
+	line[n] = 0;
+	cli_err("%s", line);
 }
 
 const struct btf_log cli_log = { log_to_err, NULL };

@@ -217,8 +217,19 @@ int cli_load_with_extra(char **bases, int nr_bases, const char *path, struct btf
 	if (err)
 		return err;
 	*n = nr_bases + 1;
-	/* Only an ELF file has a .BTF.extra beside its .BTF; NULL if it has none. */
+	/*
+	 * Only an ELF file has a .BTF.extra beside its .BTF.  Absent is fine
+	 * (ENOENT); present but unreadable is an error, not zero sites.
+	 */
 	extra = is_elf(path) ? btf__parse_file(path, ".BTF.extra", c[nr_bases], NULL) : NULL;
+	if (!extra && is_elf(path) && errno != ENOENT) {
+		err = -errno;
+		extra = btf__parse_file(path, ".BTF.extra", c[nr_bases], &cli_log);
+		if (!extra) {
+			cli_free_chain(c, *n);
+			return err;
+		}
+	}
 	if (extra) {
 		struct btf **bigger = realloc(c, (*n + 1) * sizeof(*c));
 

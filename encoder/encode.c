@@ -17,6 +17,7 @@
 #include "pool.h"
 #include "../btf/btf_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -58,25 +59,37 @@ static int dedup_and_remap(struct enc_state *s, struct btf *btf, const char *wha
 	return 0;
 }
 
-/* Validator lines are prefixed with the file and the section. */
+/*
+ * One line per failed validation: the first problem, prefixed with the
+ * file and the section, and how many more there were.
+ */
 struct section_log {
 	const struct enc_state *s;
 	const char *sec;
+	char first[512];
+	unsigned int problems;
 };
 
 static void section_log_fn(void *ctx, const char *msg)
 {
 	struct section_log *sl = ctx;
 
-	btf_log_printf(sl->s->log, "%s: invalid %s: %s", sl->s->o->path, sl->sec, msg);
+	if (!sl->problems++)
+		snprintf(sl->first, sizeof(sl->first), "%s", msg);
 }
 
 static int validate(const struct enc_state *s, const struct btf *btf, const char *sec)
 {
-	struct section_log sl = { s, sec };
+	struct section_log sl = { .s = s, .sec = sec };
 	struct btf_log log = { section_log_fn, &sl };
+	int err = btf__validate(btf, &log);
 
-	return btf__validate(btf, &log);
+	if (sl.problems > 1)
+		btf_log_printf(s->log, "%s: invalid %s: %s (and %u more problems)", s->o->path,
+			       sec, sl.first, sl.problems - 1);
+	else if (sl.problems)
+		btf_log_printf(s->log, "%s: invalid %s: %s", s->o->path, sec, sl.first);
+	return err;
 }
 
 static int build_btf(struct enc_state *s, struct btf **extra, double *t)
@@ -161,15 +174,38 @@ out:
 	return err;
 }
 
+/* The first line the base's parser logs (it names the base), and only it. */
+struct base_log {
+	const struct enc_state *s;
+	bool said;
+};
+
+static void base_log_fn(void *ctx, const char *msg)
+{
+	struct base_log *bl = ctx;
+
+	if (bl->said)
+		return;
+	bl->said = true;
+	btf_log_printf(bl->s->log, "%s", msg);
+}
+
+/* A bad --btf_base is one line of error: the parser's reason, or ours. */
 static int load_base(struct enc_state *s)
 {
+	struct base_log bl = { s, false };
+	struct btf_log log = { base_log_fn, &bl };
+	int err;
+
 	if (!s->o->base_path)
 		return 0;
-	s->base = btf__parse_file(s->o->base_path, NULL, NULL, s->log);
+	s->base = btf__parse_file(s->o->base_path, NULL, NULL, &log);
 	if (!s->base) {
-		btf_log_printf(s->log, "%s: cannot use --btf_base %s", s->o->path,
-			       s->o->base_path);
-		return -errno;
+		err = -errno;
+		if (!bl.said)
+			btf_log_printf(s->log, "%s: cannot use --btf_base %s: %s", s->o->path,
+				       s->o->base_path, strerror(-err));
+		return err;
 	}
 	return 0;
 }
@@ -187,8 +223,25 @@ static void report_sites(const struct enc_state *s)
 		(unsigned long long)c->params_located, (unsigned long long)c->params);
 }
 
-int enc_run(const struct enc_opts *o, const struct btf_log *log)
+/* Counts the lines logged, so that no failure goes without one. */
+struct counted_log {
+	const struct btf_log *log;
+	unsigned int lines;
+};
+
+static void counted_log_fn(void *ctx, const char *msg)
 {
+	struct counted_log *cl = ctx;
+
+	cl->lines++;
+	btf_log_printf(cl->log, "%s", msg);
+}
+
+int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
+{
+	struct counted_log cl = { user_log, 0 };
+	const struct btf_log counted = { counted_log_fn, &cl };
+	const struct btf_log *log = &counted;
 	struct enc_state s = { .o = o, .log = log };
 	struct dw_opts dw = {
 		.encode_float = o->features & ENC_F_FLOAT,
@@ -234,6 +287,8 @@ int enc_run(const struct enc_opts *o, const struct btf_log *log)
 	if (!err && o->counts)
 		*o->counts = s.counts;
 out:
+	if (err && !cl.lines)
+		btf_log_printf(user_log, "%s: cannot encode: %s", o->path, strerror(-err));
 	btf__free(extra);
 	enc_state_free(&s);
 	return err;

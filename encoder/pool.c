@@ -42,8 +42,9 @@ static void locked_log(void *ctx, const char *msg)
 {
 	struct pool *p = ctx;
 
+	/* DWARF lines name the CU; say which input file it is in, too. */
 	pthread_mutex_lock(&p->log_lock);
-	btf_log_printf(p->log, "%s", msg);
+	btf_log_printf(p->log, "%s: %s", p->o->path, msg);
 	pthread_mutex_unlock(&p->log_lock);
 }
 
