@@ -230,53 +230,85 @@ static int param_reg(Dwarf_Attribute *loc, int expected)
 	return reg;
 }
 
-/* The concrete DIE's parameter whose abstract origin is @param. */
-static bool concrete_param(Dwarf_Die *func, Dwarf_Die *param, Dwarf_Die *out)
+/* Number of integer parameters the ABI passes in registers. */
+static unsigned int abi_nr_param_regs(int machine)
 {
-	Dwarf_Off want = dwarf_dieoffset(param);
-	Dwarf_Attribute attr;
-	Dwarf_Die origin;
+	unsigned int n = 0;
 
-	if (dwarf_child(func, out) != 0)
-		return false;
-	do {
-		if (dwarf_tag(out) == DW_TAG_formal_parameter &&
-		    dwarf_attr(out, DW_AT_abstract_origin, &attr) &&
-		    dwarf_formref_die(&attr, &origin) && dwarf_dieoffset(&origin) == want)
-			return true;
-	} while (dwarf_siblingof(out, out) == 0);
-	return false;
+	while (abi_param_reg(machine, n) >= 0)
+		n++;
+	return n;
 }
 
-/* Flags from where parameter @idx of a function with code really lives. */
-static uint16_t param_loc_flags(struct dw_cu_ctx *ctx, Dwarf_Die *func, Dwarf_Die *origin,
-				Dwarf_Die *param, unsigned int idx)
+/*
+ * Flags from where parameter @idx of a function with code lives, read
+ * as pahole reads them: only register-passed positions are checked; a
+ * location holding no register, a constant value, or no location at all
+ * means optimized out; another register than the ABI's is unexpected.
+ */
+static uint16_t param_loc_flags(struct dw_cu_ctx *ctx, Dwarf_Die *param, unsigned int idx)
 {
 	int expected = abi_param_reg(dw_file_machine(ctx->file), idx), actual;
-	Dwarf_Die concrete = *param;
 	Dwarf_Attribute loc;
 
-	if (func != origin && !concrete_param(func, param, &concrete))
-		return DW_FUNC_OPTIMIZED_PARAM;
-	if (!dwarf_attr(&concrete, DW_AT_location, &loc))
-		return DW_FUNC_OPTIMIZED_PARAM;
 	if (expected < 0)
 		return 0;
+	if (!dwarf_attr(param, DW_AT_location, &loc))
+		return DW_FUNC_OPTIMIZED_PARAM;
 	actual = param_reg(&loc, expected);
-	return actual >= 0 && actual != expected ? DW_FUNC_UNEXPECTED_REG : 0;
+	if (actual < 0)
+		return DW_FUNC_OPTIMIZED_PARAM;
+	return actual != expected ? DW_FUNC_UNEXPECTED_REG : 0;
 }
 
+/* Position of @param among the formal parameters of @origin, or -1. */
+static int origin_param_idx(Dwarf_Die *origin, Dwarf_Die *param)
+{
+	Dwarf_Off want = dwarf_dieoffset(param);
+	Dwarf_Die child;
+	int idx = 0;
+
+	if (dwarf_child(origin, &child) != 0)
+		return -1;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		if (dwarf_dieoffset(&child) == want)
+			return idx;
+		idx++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -1;
+}
+
+/* The DIE a parameter's name, type and tags come from (its origin). */
+static void param_decl(Dwarf_Die *param, Dwarf_Die *decl)
+{
+	Dwarf_Attribute attr;
+
+	*decl = *param;
+	if (dwarf_attr(param, DW_AT_abstract_origin, &attr) && !dwarf_formref_die(&attr, decl))
+		*decl = *param;
+}
+
+/*
+ * The prototype as pahole builds it: from the parameters the DIE itself
+ * lists (a concrete out-of-line instance may list fewer than its
+ * abstract origin, or in another order: reordered), names and types
+ * taken through their abstract origins.
+ */
 static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
 		      struct dw_func *f)
 {
+	unsigned int nr_regs = abi_nr_param_regs(dw_file_machine(ctx->file)), slot = 0;
+	Dwarf_Die child, decl, type;
+	Dwarf_Word size;
 	struct dw_param p;
-	Dwarf_Die child;
 	const char *name;
 	int err, off;
 	long idx;
 
 	f->first_param = ctx->cu->nr_params;
-	if (dwarf_child(origin, &child) != 0)
+	if (dwarf_child(die, &child) != 0)
 		return 0;
 	do {
 		switch (dwarf_tag(&child)) {
@@ -288,17 +320,24 @@ static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
 		default:
 			continue;
 		}
-		name = dwarf_diename(&child);
+		param_decl(&child, &decl);
+		if (die != origin && origin_param_idx(origin, &decl) != f->nr_params)
+			f->flags |= DW_FUNC_REORDERED;
+		name = dwarf_diename(&decl);
 		if (!name)
 			f->flags |= DW_FUNC_UNNAMED_PARAM;
 		off = dw_str(ctx, name);
-		err = off < 0 ? off : type_of(ctx, &child, &p.type, NULL);
+		err = off < 0 ? off : type_of(ctx, &child, &p.type, &type);
 		if (err)
 			return err;
 		p.name_off = off;
-		if (f->flags & DW_FUNC_HAS_CODE)
-			f->flags |= param_loc_flags(ctx, die, origin, &child, f->nr_params);
-		err = add_decl_tags(ctx, &child, f->nr_params, &f->nr_tags);
+		if ((f->flags & DW_FUNC_HAS_CODE) && f->nr_params < nr_regs)
+			f->flags |= param_loc_flags(ctx, &child, slot);
+		/* A 9..16-byte value takes two argument registers. */
+		size = 0;
+		slot += p.type && dwarf_aggregate_size(&type, &size) == 0 && size > 8 &&
+				size <= 16 ? 2 : 1;
+		err = add_decl_tags(ctx, &decl, f->nr_params, &f->nr_tags);
 		if (err)
 			return err;
 		idx = dw_cu_add_param(ctx, &p);

@@ -43,6 +43,7 @@ enum {
 	DW_FUNC_VARARGS = 1 << 8,        /* DW_TAG_unspecified_parameters */
 	DW_FUNC_UNCERTAIN_LOC = 1 << 9,  /* packed struct on the stack */
 	DW_FUNC_KFUNC = 1 << 10,         /* reserved for the encoder */
+	DW_FUNC_REORDERED = 1 << 11,     /* a concrete instance lists params out of order */
 };
 
 /* A DW_TAG_subprogram of this CU (concrete or abstract). */

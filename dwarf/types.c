@@ -835,8 +835,13 @@ static int drain(struct dw_cu_ctx *ctx)
 			id = -EINVAL;
 			break;
 		}
+		/*
+		 * pahole keeps one index type per encoder, the first CU's
+		 * "int", and synthesizes a signed 32-bit "int" only when it
+		 * has none yet; an identical INT dedups into that one.
+		 */
 		if (s.index_int)
-			id = btf__add_int(ctx->cu->btf, "__ARRAY_SIZE_TYPE__", 4, 0);
+			id = btf__add_int(ctx->cu->btf, "int", 4, BTF_INT_SIGNED);
 		else
 			id = emit_die(ctx, &s);
 		if (id < 0)

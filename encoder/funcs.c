@@ -37,16 +37,115 @@ static int cmp_func_idx(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
+static bool names_match(const struct btf *btf, const struct btf_type *a,
+			const struct btf_type *b)
+{
+	const char *x = btf__str_by_offset(btf, a->name_off);
+	const char *y = btf__str_by_offset(btf, b->name_off);
+
+	return a->name_off == b->name_off || (x && y && !strcmp(x, y));
+}
+
+/* FWD compares as the struct or union it declares. */
+static unsigned int fwd_kind(const struct btf_type *t)
+{
+	if (btf_kind(t) == BTF_KIND_FWD)
+		return btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+	return btf_kind(t);
+}
+
+/*
+ * Whether two types describe "the same" parameter the way pahole's
+ * types__match() decides it: a const on one side only is ignored,
+ * named types match by name and kind, pointers/arrays by what they
+ * point to; for a FUNC_PROTO only the parameter count and the return
+ * type are compared.
+ */
+static bool types_match(const struct btf *btf, uint32_t x, uint32_t y)
+{
+	const struct btf_type *a, *b;
+	uint32_t *ea, *eb;
+
+	for (;;) {
+		if (x == y)
+			return true;
+		if (!x || !y)
+			return false;
+		a = btf__type_by_id(btf, x);
+		b = btf__type_by_id(btf, y);
+		if (!a || !b)
+			return false;
+		if (fwd_kind(a) != fwd_kind(b)) {
+			if (btf_kind(a) == BTF_KIND_CONST) {
+				x = a->type;
+				continue;
+			}
+			if (btf_kind(b) == BTF_KIND_CONST) {
+				y = b->type;
+				continue;
+			}
+			return false;
+		}
+		switch ((enum btf_kind)fwd_kind(a)) {
+		case BTF_KIND_INT:
+			ea = btf_type_body(a);
+			eb = btf_type_body(b);
+			return a->size == b->size && *ea == *eb && names_match(btf, a, b);
+		case BTF_KIND_FLOAT:
+			return a->size == b->size && names_match(btf, a, b);
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+			return names_match(btf, a, b);
+		case BTF_KIND_PTR:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			x = a->type;
+			y = b->type;
+			break;
+		case BTF_KIND_ARRAY: {
+			const struct btf_array *aa = btf_type_body(a), *ab = btf_type_body(b);
+
+			if (aa->nelems != ab->nelems)
+				return false;
+			x = aa->type;
+			y = ab->type;
+			break;
+		}
+		case BTF_KIND_FUNC_PROTO:
+			return btf_vlen(a) == btf_vlen(b) && types_match(btf, a->type, b->type);
+		case BTF_KIND_UNKN:
+		case BTF_KIND_FWD:
+		case BTF_KIND_FUNC:
+		case BTF_KIND_VAR:
+		case BTF_KIND_DATASEC:
+		case BTF_KIND_DECL_TAG:
+		case BTF_KIND_LOC_PARAM:
+		case BTF_KIND_LOC_PROTO:
+		case BTF_KIND_LOCSEC:
+		case NR_BTF_KINDS:
+			return false;
+		}
+	}
+}
+
+/* pahole's funcs__match(): same count, matching return and parameters. */
 static bool same_proto(const struct enc_state *s, const struct enc_func *a,
 		       const struct enc_func *b)
 {
-	uint32_t i;
+	uint32_t i, na = a->nr_params + !!(a->flags & DW_FUNC_VARARGS);
+	uint32_t nb = b->nr_params + !!(b->flags & DW_FUNC_VARARGS);
 
-	if (a->ret_type != b->ret_type || a->nr_params != b->nr_params ||
-	    (a->flags & DW_FUNC_VARARGS) != (b->flags & DW_FUNC_VARARGS))
+	if (na != nb || (a->flags & DW_FUNC_VARARGS) != (b->flags & DW_FUNC_VARARGS) ||
+	    !types_match(s->all, a->ret_type, b->ret_type))
 		return false;
-	for (i = 0; i < a->nr_params; i++)
-		if (s->params[a->first_param + i].type != s->params[b->first_param + i].type)
+	for (i = 0; i < a->nr_params && i < b->nr_params; i++)
+		if (!types_match(s->all, s->params[a->first_param + i].type,
+				 s->params[b->first_param + i].type))
 			return false;
 	return true;
 }
@@ -63,47 +162,67 @@ static bool ambiguous_symbol(const struct enc_state *s, const char *name)
 	return false;
 }
 
-/* Decides a run of instances of one name; returns the index to emit or -1. */
-static long choose(const struct enc_state *s, const uint32_t *run, uint32_t n)
+/* Whether @addr is the address of a '.'-suffixed symbol of @name (foo.isra.0). */
+static bool clone_at(const struct enc_state *s, const char *name, uint64_t addr)
+{
+	const struct enc_elf_sym *syms;
+	uint32_t nr, i;
+
+	syms = enc_elf_find_funcs(&s->elf, name, &nr);
+	for (i = 0; i < nr; i++)
+		if (syms[i].addr == addr && syms[i].name[syms[i].key_len] == '.')
+			return true;
+	return false;
+}
+
+/* Why pahole would leave out the function of a run, or NULL. */
+static const char *skip_reason(const struct enc_state *s, const uint32_t *run, uint32_t n)
 {
 	uint32_t features = s->o->features, i, bad = 0;
 	const struct enc_func *first = &s->funcs[run[0]];
 	const char *name = func_name(s, run[0]);
-	bool consistent = true;
+	bool inconsistent = false, changed_cc = false;
 
 	for (i = 0; i < n; i++) {
 		const struct enc_func *f = &s->funcs[run[i]];
 
-		if (!same_proto(s, first, f))
-			consistent = false;
 		bad |= f->flags;
+		if (f->flags & DW_FUNC_OPTIMIZED_PARAM &&
+		    (f->flags & DW_FUNC_NOCALL || clone_at(s, name, f->addr)))
+			changed_cc = true;
+		/* Like pahole, stop comparing once something else is wrong. */
+		if (!(bad & (DW_FUNC_UNEXPECTED_REG | DW_FUNC_REORDERED)) && !inconsistent &&
+		    !same_proto(s, first, f))
+			inconsistent = true;
 	}
-	if (!(features & ENC_F_OPTIMIZED_FUNC) && (bad & DW_FUNC_OPTIMIZED_PARAM)) {
-		btf_log_printf(s->o->verbose ? s->log : NULL,
-			       "%s : skipping BTF encoding of function due to optimized-out parameters",
-			       name);
-		return -1;
-	}
-	if (features & ENC_F_CONSISTENT_FUNC) {
-		const char *why = NULL;
+	if (!(features & ENC_F_OPTIMIZED_FUNC) && (bad & DW_FUNC_OPTIMIZED_PARAM))
+		return "optimized-out parameters";
+	if (bad & DW_FUNC_UNEXPECTED_REG)
+		return "unexpected register used for parameter";
+	if ((features & ENC_F_CONSISTENT_FUNC) && inconsistent)
+		return "inconsistent prototype";
+	if (bad & DW_FUNC_UNCERTAIN_LOC)
+		return "uncertain parameter location";
+	if (bad & DW_FUNC_REORDERED)
+		return "reordered parameters";
+	if (changed_cc)
+		return "optimized-out parameters with a changed calling convention";
+	if (ambiguous_symbol(s, name))
+		return "ambiguous address";
+	return NULL;
+}
 
-		if (!consistent)
-			why = "inconsistent prototype";
-		else if (bad & DW_FUNC_UNEXPECTED_REG)
-			why = "unexpected register used for parameter";
-		else if (bad & DW_FUNC_UNCERTAIN_LOC)
-			why = "uncertain parameter location";
-		else if (bad & DW_FUNC_NOCALL)
-			why = "changed calling convention";
-		else if (ambiguous_symbol(s, name))
-			why = "ambiguous address";
-		if (why) {
-			btf_log_printf(s->o->verbose ? s->log : NULL,
-				       "%s : skipping BTF encoding of function due to %s", name, why);
-			return -1;
-		}
-	}
-	return run[0];
+/* Decides a run of instances of one name; returns the index to emit or -1. */
+static long choose(const struct enc_state *s, const uint32_t *run, uint32_t n)
+{
+	const char *why = skip_reason(s, run, n);
+
+	if (!why)
+		return run[0];
+	btf_log_printf(s->o->verbose ? s->log : NULL,
+		       "%s : skipping BTF encoding of function due to %s", func_name(s, run[0]),
+		       why);
+	return -1;
 }
 
 static int emit(struct enc_state *s, const struct enc_func *f)

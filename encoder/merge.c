@@ -73,8 +73,12 @@ static int merge_funcs(struct enc_state *s, const struct cu_map *m, const struct
 		const struct dw_func *f = &cu->funcs[i];
 		struct enc_func *d;
 
-		/* Declarations and abstract-only DIEs never become FUNCs. */
-		if (f->flags & DW_FUNC_DECLARATION || !(f->flags & DW_FUNC_HAS_CODE))
+		/*
+		 * Declarations never become FUNCs; definitions without code
+		 * (abstract instances, bodies gcc folded into an identical
+		 * function) do, as in pahole: funcs.c decides.
+		 */
+		if (f->flags & DW_FUNC_DECLARATION)
 			continue;
 		d = GROW(s, funcs, 1);
 		if (!d)
