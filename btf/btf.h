@@ -24,6 +24,26 @@
 #define BTF_MAGIC    0xeB9F
 #define BTF_VERSION  1
 #define BTF_MAX_VLEN 0xffff
+/* The merged layout widens vlen to 24 bits. */
+#define BTF_MAX_VLEN_MERGED 0xffffff
+
+/*
+ * Which layout the location kinds (20-22) of a BTF object use:
+ *
+ *   BTF_LAYOUT_SEED   - the RFC series' (DESIGN.md section 3), 24-byte header;
+ *   BTF_LAYOUT_MERGED - what bpf-next merged: a 32-byte header with a
+ *                       layout section, 24-bit vlen, variable-length
+ *                       LOC_PARAM with flags, 12-byte btf_loc_merged.
+ *
+ * The standard kinds 1-19 read the same in both.  Every BTF object has
+ * one layout; type ids and string offsets mean the same in both, so a
+ * split BTF may sit on a base of the other layout, but its location kinds
+ * may only refer to location kinds of its own layout (btf__validate()).
+ */
+enum btf_loc_layout {
+	BTF_LAYOUT_SEED = 0,
+	BTF_LAYOUT_MERGED = 1,
+};
 
 enum btf_kind {
 	BTF_KIND_UNKN = 0,
@@ -64,9 +84,27 @@ struct btf_header {
 	uint32_t str_len;
 };
 
+/* The merged layout's header: the seed header plus the layout section. */
+struct btf_header_layout {
+	struct btf_header hdr;
+	uint32_t layout_off;
+	uint32_t layout_len;
+};
+
+/* One per kind, indexed by kind, in the merged layout's layout section. */
+struct btf_layout {
+	uint8_t info_sz; /* bytes after struct btf_type */
+	uint8_t elem_sz; /* bytes of each of the vlen elements */
+	uint16_t flags;  /* unused, 0 */
+};
+
 struct btf_type {
 	uint32_t name_off;
-	/* bits 0-15 vlen, 24-28 kind, 31 kind_flag */
+	/*
+	 * bits 0-15 vlen (seed) or 0-23 (merged; 16-23 must be 0 in the seed
+	 * layout), 24-28 kind (24-30 in the merged layout, where no kind
+	 * above 31 exists yet), 31 kind_flag
+	 */
 	uint32_t info;
 	union {
 		uint32_t size;
@@ -75,7 +113,7 @@ struct btf_type {
 };
 
 #define BTF_INFO_KIND(info)  (((info) >> 24) & 0x1f)
-#define BTF_INFO_VLEN(info)  ((info) & 0xffff)
+#define BTF_INFO_VLEN(info)  ((info) & 0xffffff)
 #define BTF_INFO_KFLAG(info) ((info) >> 31)
 
 #define BTF_INT_ENCODING(v) (((v) & 0x0f000000) >> 24)
@@ -167,6 +205,38 @@ struct btf_loc {
 	uint32_t offset;
 };
 
+/*
+ * Location kinds, merged layout.  LOC_PARAM: btf_type{name_off=0,
+ * info=kind|vlen, size=value size} then u32 flags and vlen u32 values:
+ *   CONST (|SIGNED): vlen 1 or 2, the value, low word first;
+ *   CONST|ADDR: an address relative to the section base;
+ *   REG, vlen 1: {reg}; vlen 2: {reg, reg2}, a value in two registers;
+ *   REG|DEREF, vlen 1: *(reg);
+ *   REG|OFFSET, vlen 2: reg + (s32)offset, not dereferenced;
+ *   REG|DEREF|OFFSET, vlen 2: *(reg + (s32)offset).
+ * Register BTF_LOC_PARAM_FBREG is the frame base (DW_OP_fbreg).
+ */
+#define BTF_LOC_PARAM_SIGNED 0x1
+#define BTF_LOC_PARAM_CONST  0x2
+#define BTF_LOC_PARAM_ADDR   0x4
+#define BTF_LOC_PARAM_REG    0x8
+#define BTF_LOC_PARAM_DEREF  0x10
+#define BTF_LOC_PARAM_OFFSET 0x20
+#define BTF_LOC_PARAM_FLAGS  0x3f
+#define BTF_LOC_PARAM_FBREG  0xffffffffu
+
+struct btf_loc_param_merged {
+	uint32_t flags;
+	uint32_t values[];
+};
+
+/* LOCSEC entry, merged layout: @func is a FUNC id. */
+struct btf_loc_merged {
+	uint32_t func;
+	uint32_t loc_proto;
+	uint32_t offset;
+};
+
 /* ---- accessors on raw records ---- */
 
 static inline unsigned int btf_kind(const struct btf_type *t)
@@ -186,7 +256,7 @@ static inline bool btf_kflag(const struct btf_type *t)
 
 static inline uint32_t btf_type_info(unsigned int kind, unsigned int vlen, bool kflag)
 {
-	return ((uint32_t)kflag << 31) | ((kind & 0x1f) << 24) | (vlen & 0xffff);
+	return ((uint32_t)kflag << 31) | ((kind & 0x1f) << 24) | (vlen & 0xffffff);
 }
 
 static inline void *btf_type_body(const struct btf_type *t)
@@ -211,9 +281,12 @@ const char *btf_kind_str(unsigned int kind);
 
 /*
  * Bytes a type record occupies, header included, from its kind and vlen;
- * -EINVAL for an unknown kind.
+ * -EINVAL for an unknown kind.  btf_type_size() is the seed layout's.
  */
 long btf_type_size(const struct btf_type *t);
+long btf_type_size_layout(const struct btf_type *t, enum btf_loc_layout layout);
+/* @kind's entry of @layout's layout section; -EINVAL for an unknown kind. */
+int btf_kind_layout(unsigned int kind, enum btf_loc_layout layout, struct btf_layout *out);
 
 /* ---- diagnostics ---- */
 
@@ -231,6 +304,16 @@ struct btf;
 struct btf *btf__new_empty(void);
 /* An empty BTF split on @base; @base must outlive it and is not owned. */
 struct btf *btf__new_empty_split(struct btf *base);
+/* An empty base BTF whose location kinds use @layout. */
+struct btf *btf__new_empty_layout(enum btf_loc_layout layout);
+/*
+ * Layout of @btf's location kinds.  A split BTF starts with its base's;
+ * btf__set_layout() changes it while @btf owns no types (else -EBUSY).
+ */
+enum btf_loc_layout btf__layout(const struct btf *btf);
+int btf__set_layout(struct btf *btf, enum btf_loc_layout layout);
+/* Bytes of type record @t of @btf (its layout's btf_type_size). */
+long btf__type_size(const struct btf *btf, const struct btf_type *t);
 /* Frees @btf (not its base). NULL is a no-op. */
 void btf__free(struct btf *btf);
 
@@ -320,6 +403,24 @@ int btf__add_locsec_loc(struct btf *btf, const char *name, uint32_t func_proto, 
 			uint32_t offset);
 
 /*
+ * Merged-layout location builders (the seed builders above return -EINVAL
+ * on a merged-layout BTF and these on a seed-layout one).  LOC_PARAM:
+ * @size the value's byte size (1, 2, 4, 8; 16 for a register pair),
+ * BTF_LOC_PARAM_* @flags, @n values (1 or 2) as described above; the
+ * combination must be one the merged kernel accepts.
+ */
+int btf__add_loc_param_merged(struct btf *btf, uint32_t size, uint32_t flags,
+			      const uint32_t *values, unsigned int n);
+/* Appends {@func, @loc_proto, @offset} to the last LOCSEC. */
+int btf__add_locsec_loc_merged(struct btf *btf, uint32_t func, uint32_t loc_proto,
+			       uint32_t offset);
+/*
+ * The merged kernel's rule for a LOC_PARAM's flags, size and vlen: NULL
+ * if they agree, else why not.
+ */
+const char *btf_loc_param_merged_check(uint32_t size, uint32_t flags, unsigned int vlen);
+
+/*
  * Appends a copy of every type of @src (its own types, not its base's) to
  * @dst, renumbering ids that point into @src's own range and re-adding
  * strings.  Ids below @src's start id are kept: they must mean the same in
@@ -332,7 +433,8 @@ int btf__add_btf(struct btf *dst, const struct btf *src);
 
 /*
  * Serializes the types and strings this BTF owns (not its base) as a raw
- * .BTF image.  @swap writes the other byte order.  *@data is malloc'ed
+ * .BTF image; a merged-layout BTF gets the 32-byte header and the layout
+ * section (between types and strings, as libbpf writes it).  @swap writes the other byte order.  *@data is malloc'ed
  * and owned by the caller.
  */
 int btf__write_raw(const struct btf *btf, bool swap, void **data, size_t *size);
@@ -345,6 +447,20 @@ int btf__write_raw(const struct btf *btf, bool swap, void **data, size_t *size);
  */
 struct btf *btf__parse_raw(const void *data, size_t size, struct btf *base,
 			   const struct btf_log *log);
+
+/*
+ * btf__parse_raw() with the layout chosen: BTF_PARSE_AUTO takes it from
+ * the header (a 32-byte header with a non-empty layout section is the
+ * merged layout, anything else the seed layout); the others force it, for
+ * merged-layout data written without a layout section (libbpf's default).
+ */
+enum btf_parse_layout {
+	BTF_PARSE_AUTO = 0,
+	BTF_PARSE_SEED,
+	BTF_PARSE_MERGED,
+};
+struct btf *btf__parse_raw_layout(const void *data, size_t size, struct btf *base,
+				  enum btf_parse_layout layout, const struct btf_log *log);
 
 /*
  * Reads @path: a raw BTF file, or an ELF object whose section @sec_name
@@ -394,5 +510,29 @@ struct btf_dedup_opts {
  * merged, references rewritten).  All-or-nothing.
  */
 int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts);
+
+
+/* ---- distilled base (out-of-tree modules) ---- */
+
+/*
+ * Splits @src (split BTF on a full base) into a minimal base that names
+ * only what can be matched by name in another base (named INT, FLOAT,
+ * FWD; STRUCT/UNION with size, no members; ENUM/ENUM64 as sized ENUM),
+ * and split BTF on it holding @src's types followed by every other base
+ * type they reference (location kinds included).  libbpf semantics.  On
+ * success the caller owns *@new_base and *@new_split (free the split
+ * first).
+ */
+int btf__distill_base(const struct btf *src, struct btf **new_base, struct btf **new_split);
+
+/*
+ * Moves @btf, split BTF on a distilled base, onto the full base @base:
+ * each distilled type is matched in @base by name, kind, size and
+ * encoding, and ids and strings are rewritten; afterwards @btf's base is
+ * @base (not owned; @base itself is not changed).  All-or-nothing.  Why a
+ * match failed goes to @log (may be NULL).
+ */
+int btf__relocate_log(struct btf *btf, const struct btf *base, const struct btf_log *log);
+int btf__relocate(struct btf *btf, const struct btf *base);
 
 #endif /* BTFENC_BTF_H */

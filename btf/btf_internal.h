@@ -65,6 +65,15 @@ struct btf {
 
 	bool swapped;
 	size_t ptr_sz;
+
+	enum btf_loc_layout layout;
+	/*
+	 * The layout section read from a merged-layout file, native order,
+	 * written back as read (it may describe kinds we do not know); NULL
+	 * for one built here, which gets kinds.c's table.
+	 */
+	struct btf_layout *layout_sec;
+	uint32_t layout_cnt;
 };
 
 /* Reserves @size bytes for a new record at the end of the type data. */
@@ -74,13 +83,18 @@ int btf_commit_type(struct btf *btf, size_t size);
 /* Last type this BTF owns, or NULL. */
 struct btf_type *btf_last_type(struct btf *btf);
 
-/* Calls @fn on each type id field of @t; stops at a non-zero return. */
-int btf_type_visit_type_ids(struct btf_type *t, int (*fn)(uint32_t *id, void *ctx), void *ctx);
+/*
+ * Calls @fn on each type id field of @t, a record in @layout; stops at a
+ * non-zero return.
+ */
+int btf_type_visit_type_ids(struct btf_type *t, enum btf_loc_layout layout,
+			    int (*fn)(uint32_t *id, void *ctx), void *ctx);
 /* Calls @fn on each string offset field of @t. */
-int btf_type_visit_str_offs(struct btf_type *t, int (*fn)(uint32_t *off, void *ctx), void *ctx);
+int btf_type_visit_str_offs(struct btf_type *t, enum btf_loc_layout layout,
+			    int (*fn)(uint32_t *off, void *ctx), void *ctx);
 
 /* Swaps the byte order of one record in place; @t's header is native. */
-void btf_bswap_type_body(struct btf_type *t);
+void btf_bswap_type_body(struct btf_type *t, enum btf_loc_layout layout);
 void btf_bswap_type_hdr(struct btf_type *t);
 
 /* Formats one line and hands it to @log (no-op if @log is NULL). */

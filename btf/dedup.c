@@ -369,15 +369,32 @@ static bool compat_fnproto(const struct btf_type *a, const struct btf_type *b)
 	return true;
 }
 
-/* LOC_PARAM: kflag (in info), size and the 8-byte payload. */
+/*
+ * LOC_PARAM bytes after the header.  A seed-layout LOC_PARAM has vlen 0
+ * and 8 bytes; a merged-layout one vlen 1 or 2 and flags plus vlen words,
+ * so equal info (compared first) means the same layout and length.
+ */
+static size_t loc_param_body_len(const struct btf_type *t)
+{
+	return btf_vlen(t) ? sizeof(uint32_t) * (1 + btf_vlen(t)) : sizeof(struct btf_loc_param);
+}
+
+/* LOC_PARAM: info (kflag or vlen), size and the payload. */
 static uint64_t hash_loc_param(const struct btf_type *t)
 {
-	return hmix(hash_common(t), btf_loc_param_value(t));
+	const uint32_t *w = btf_type_body(t);
+	size_t i, n = loc_param_body_len(t) / sizeof(uint32_t);
+	uint64_t h = hash_common(t);
+
+	for (i = 0; i < n; i++)
+		h = hmix(h, w[i]);
+	return h;
 }
 
 static bool equal_loc_param(const struct btf_type *a, const struct btf_type *b)
 {
-	return equal_common(a, b) && btf_loc_param_value(a) == btf_loc_param_value(b);
+	return equal_common(a, b) &&
+	       !memcmp(btf_type_body(a), btf_type_body(b), loc_param_body_len(a));
 }
 
 /* LOC_PROTO: the whole list of LOC_PARAM ids, which vlen bounds. */
@@ -446,7 +463,7 @@ static int dedup_init(struct dedup *d, struct btf *btf)
 		bool self = kind == BTF_KIND_VAR || kind == BTF_KIND_DATASEC ||
 			    kind == BTF_KIND_LOCSEC;
 
-		if (btf_type_visit_type_ids(t, check_id, &d->type_cnt))
+		if (btf_type_visit_type_ids(t, btf->layout, check_id, &d->type_cnt))
 			return -EINVAL;
 		id = d->start_id + i;
 		d->tp[id] = t;
@@ -501,7 +518,7 @@ static int dedup_strings(struct dedup *d)
 	if (!d->strs || !d->str_map)
 		return -ENOMEM;
 	for (id = d->start_id; id < d->type_cnt; id++) {
-		err = btf_type_visit_str_offs(d->tp[id], remap_str, d);
+		err = btf_type_visit_str_offs(d->tp[id], d->btf->layout, remap_str, d);
 		if (err)
 			return err;
 	}
@@ -1060,7 +1077,7 @@ static int dedup_ref_type(struct dedup *d, uint32_t id)
 	}
 	if (!equal)
 		return -EINVAL;
-	err = btf_type_visit_type_ids(t, dedup_ref_fields, d);
+	err = btf_type_visit_type_ids(t, d->btf->layout, dedup_ref_fields, d);
 	if (err)
 		return err;
 	err = type_hash(d, t, &h);
@@ -1110,7 +1127,7 @@ static long dedup_compact(struct dedup *d, uint32_t *new_ids, uint32_t *offs, ui
 		new_ids[id] = id;
 	for (id = d->start_id; id < d->type_cnt; id++) {
 		struct btf_type *t = d->tp[id];
-		long sz = btf_type_size(t);
+		long sz = btf_type_size_layout(t, d->btf->layout);
 
 		new_ids[id] = ID_UNPROCESSED;
 		if (d->map[id] != id)
@@ -1126,7 +1143,7 @@ static long dedup_compact(struct dedup *d, uint32_t *new_ids, uint32_t *offs, ui
 	*nr = next - d->start_id;
 	/* d->tp now indexes new ids; map/new_ids still speak old ids. */
 	for (id = d->start_id; id < next; id++) {
-		err = btf_type_visit_type_ids(d->tp[id], remap_type_id, &c);
+		err = btf_type_visit_type_ids(d->tp[id], d->btf->layout, remap_type_id, &c);
 		if (err)
 			return err;
 	}

@@ -4,7 +4,10 @@
  * one tab-indented line per member.  Two dialects that differ in a few
  * details: bpftool's `btf dump file F` (the default) and the BPF
  * selftests' btf_helpers.c, in which the seeds state their expectations.
- * The location kinds print the same in both.
+ * The seed layout's location kinds print the same in both; the merged
+ * layout's print as the merged bpftool and btf_helpers.c do: bpftool adds
+ * each LOC_PARAM's meaning ("values='*(reg2 + 0x10)'") and names the FUNC
+ * of each LOCSEC entry, btf_helpers.c lists the raw values.
  */
 #include "btf_internal.h"
 
@@ -144,6 +147,115 @@ static void dump_loc_param(const struct btf_type *t, FILE *out)
 		fprintf(out, " reg=%u flags=0x%x offset=%d", p->reg, p->flags, p->offset);
 }
 
+/* Layout of the BTF of @btf's chain that owns type @id. */
+static enum btf_loc_layout layout_of(const struct btf *btf, uint32_t id)
+{
+	while (btf__base_btf(btf) && id < btf__start_id(btf))
+		btf = btf__base_btf(btf);
+	return btf__layout(btf);
+}
+
+static void reg_str(uint32_t reg, char *buf, size_t len)
+{
+	if (reg == BTF_LOC_PARAM_FBREG)
+		snprintf(buf, len, "fbreg");
+	else
+		snprintf(buf, len, "reg%u", reg);
+}
+
+/*
+ * What a merged-layout LOC_PARAM means, as the merged bpftool prints it:
+ * "reg1", "*(reg2 + 0x10)", "fbreg - 0x10", "0x1234 (addr)".  The forms
+ * its selftest does not show (register pair, *(reg), negative constant)
+ * follow the same style: "reg1:reg2", "*(reg1)", "-0x1".
+ */
+static void loc_param_merged_str(const struct btf_type *t, char *buf, size_t len)
+{
+	const struct btf_loc_param_merged *p = btf_type_body(t);
+	unsigned int vlen = btf_vlen(t);
+	char r1[16], r2[16];
+
+	if (p->flags & BTF_LOC_PARAM_CONST) {
+		uint64_t v = p->values[0] | (vlen > 1 ? (uint64_t)p->values[1] << 32 : 0);
+		unsigned int bits = vlen > 1 ? 64 : 32;
+		bool neg = (p->flags & BTF_LOC_PARAM_SIGNED) && (v >> (bits - 1)) & 1;
+
+		if (neg)
+			v = bits == 64 ? -v : (uint32_t)-(uint32_t)v;
+		snprintf(buf, len, "%s0x%" PRIx64 "%s", neg ? "-" : "", v,
+			 (p->flags & BTF_LOC_PARAM_ADDR) ? " (addr)" : "");
+		return;
+	}
+	reg_str(p->values[0], r1, sizeof(r1));
+	if (p->flags & BTF_LOC_PARAM_OFFSET) {
+		int32_t off = vlen > 1 ? (int32_t)p->values[1] : 0;
+		uint32_t mag = off < 0 ? -(uint32_t)off : (uint32_t)off;
+		bool deref = p->flags & BTF_LOC_PARAM_DEREF;
+
+		snprintf(buf, len, "%s%s %c 0x%x%s", deref ? "*(" : "", r1, off < 0 ? '-' : '+',
+			 mag, deref ? ")" : "");
+	} else if (p->flags & BTF_LOC_PARAM_DEREF) {
+		snprintf(buf, len, "*(%s)", r1);
+	} else if (vlen > 1) {
+		reg_str(p->values[1], r2, sizeof(r2));
+		snprintf(buf, len, "%s:%s", r1, r2);
+	} else {
+		snprintf(buf, len, "%s", r1);
+	}
+}
+
+static void dump_loc_param_merged(const struct btf_type *t, FILE *out, enum btf_dump_style style)
+{
+	const struct btf_loc_param_merged *p = btf_type_body(t);
+	char buf[64];
+	unsigned int i;
+
+	fprintf(out, " size=%u flags=0x%x vlen=%u", t->size, p->flags, btf_vlen(t));
+	if (style == BTF_DUMP_SELFTEST) {
+		for (i = 0; i < btf_vlen(t); i++)
+			fprintf(out, "\n\tvalue=%u", p->values[i]);
+		return;
+	}
+	loc_param_merged_str(t, buf, sizeof(buf));
+	fprintf(out, " values='%s'", buf);
+}
+
+static void dump_loc_proto(const struct btf_type *t, const struct btf *btf, FILE *out,
+			   enum btf_dump_style style)
+{
+	const uint32_t *ids = btf_type_body(t);
+	unsigned int i;
+	char buf[64];
+
+	fprintf(out, " vlen=%u", btf_vlen(t));
+	for (i = 0; i < btf_vlen(t); i++) {
+		const struct btf_type *p = btf__type_by_id(btf, ids[i]);
+
+		fprintf(out, "\n\ttype_id=%u", ids[i]);
+		if (style == BTF_DUMP_SELFTEST || !ids[i] || !p ||
+		    btf_kind(p) != BTF_KIND_LOC_PARAM || layout_of(btf, ids[i]) != BTF_LAYOUT_MERGED)
+			continue;
+		loc_param_merged_str(p, buf, sizeof(buf));
+		fprintf(out, " value='%s'", buf);
+	}
+}
+
+static void dump_locsec_merged(const struct btf_type *t, const struct btf *btf, FILE *out,
+			       enum btf_dump_style style)
+{
+	const struct btf_loc_merged *l = btf_type_body(t);
+	unsigned int i;
+
+	fprintf(out, " vlen=%u", btf_vlen(t));
+	for (i = 0; i < btf_vlen(t); i++, l++) {
+		fputs("\n\t", out);
+		if (style == BTF_DUMP_BPFTOOL)
+			fprintf(out, "name='%s' ", btf__name_by_id(btf, l->func));
+		fprintf(out, "func_type_id=%u loc_proto_type_id=%u offset=%u", l->func, l->loc_proto,
+			l->offset);
+	}
+}
+
 static void dump_locsec(const struct btf_type *t, const struct btf *btf, FILE *out)
 {
 	const struct btf_loc *l = btf_type_body(t);
@@ -227,18 +339,19 @@ int btf__dump_type_style(const struct btf *btf, uint32_t id, FILE *out, enum btf
 			((const struct btf_decl_tag *)btf_type_body(t))->component_idx);
 		break;
 	case BTF_KIND_LOC_PARAM:
-		dump_loc_param(t, out);
+		if (layout_of(btf, id) == BTF_LAYOUT_MERGED)
+			dump_loc_param_merged(t, out, style);
+		else
+			dump_loc_param(t, out);
 		break;
-	case BTF_KIND_LOC_PROTO: {
-		const uint32_t *ids = btf_type_body(t);
-
-		fprintf(out, " vlen=%u", btf_vlen(t));
-		for (i = 0; i < btf_vlen(t); i++)
-			fprintf(out, "\n\ttype_id=%u", ids[i]);
+	case BTF_KIND_LOC_PROTO:
+		dump_loc_proto(t, btf, out, style);
 		break;
-	}
 	case BTF_KIND_LOCSEC:
-		dump_locsec(t, btf, out);
+		if (layout_of(btf, id) == BTF_LAYOUT_MERGED)
+			dump_locsec_merged(t, btf, out, style);
+		else
+			dump_locsec(t, btf, out);
 		break;
 	case BTF_KIND_UNKN:
 	case NR_BTF_KINDS:

@@ -30,12 +30,18 @@ const char *btf_kind_str(unsigned int kind)
 	return kind_names[kind];
 }
 
-long btf_type_size(const struct btf_type *t)
+/*
+ * The one table of record shapes: bytes after struct btf_type, and bytes
+ * per vlen element.  The merged layout's layout section is this table.
+ */
+int btf_kind_layout(unsigned int kind, enum btf_loc_layout layout, struct btf_layout *out)
 {
-	const long base = sizeof(struct btf_type);
-	unsigned int vlen = btf_vlen(t);
+	bool merged = layout == BTF_LAYOUT_MERGED;
+	uint8_t info = 0, elem = 0;
 
-	switch ((enum btf_kind)btf_kind(t)) {
+	if (kind >= NR_BTF_KINDS)
+		return -EINVAL;
+	switch ((enum btf_kind)kind) {
 	case BTF_KIND_FWD:
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
@@ -45,40 +51,75 @@ long btf_type_size(const struct btf_type *t)
 	case BTF_KIND_FUNC:
 	case BTF_KIND_FLOAT:
 	case BTF_KIND_TYPE_TAG:
-		return base;
+		break;
 	case BTF_KIND_INT:
-		return base + sizeof(uint32_t);
+		info = sizeof(uint32_t);
+		break;
 	case BTF_KIND_ENUM:
-		return base + vlen * sizeof(struct btf_enum);
+		elem = sizeof(struct btf_enum);
+		break;
 	case BTF_KIND_ENUM64:
-		return base + vlen * sizeof(struct btf_enum64);
+		elem = sizeof(struct btf_enum64);
+		break;
 	case BTF_KIND_ARRAY:
-		return base + sizeof(struct btf_array);
+		info = sizeof(struct btf_array);
+		break;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		return base + vlen * sizeof(struct btf_member);
+		elem = sizeof(struct btf_member);
+		break;
 	case BTF_KIND_FUNC_PROTO:
-		return base + vlen * sizeof(struct btf_param);
+		elem = sizeof(struct btf_param);
+		break;
 	case BTF_KIND_VAR:
-		return base + sizeof(struct btf_var);
+		info = sizeof(struct btf_var);
+		break;
 	case BTF_KIND_DATASEC:
-		return base + vlen * sizeof(struct btf_var_secinfo);
+		elem = sizeof(struct btf_var_secinfo);
+		break;
 	case BTF_KIND_DECL_TAG:
-		return base + sizeof(struct btf_decl_tag);
+		info = sizeof(struct btf_decl_tag);
+		break;
 	case BTF_KIND_LOC_PARAM:
-		return base + sizeof(struct btf_loc_param);
+		if (merged) {
+			info = sizeof(struct btf_loc_param_merged);
+			elem = sizeof(uint32_t);
+		} else {
+			info = sizeof(struct btf_loc_param);
+		}
+		break;
 	case BTF_KIND_LOC_PROTO:
-		return base + vlen * sizeof(uint32_t);
+		elem = sizeof(uint32_t);
+		break;
 	case BTF_KIND_LOCSEC:
-		return base + vlen * sizeof(struct btf_loc);
+		elem = merged ? sizeof(struct btf_loc_merged) : sizeof(struct btf_loc);
+		break;
 	case BTF_KIND_UNKN:
 	case NR_BTF_KINDS:
-		break;
+		return -EINVAL;
 	}
-	return -EINVAL;
+	out->info_sz = info;
+	out->elem_sz = elem;
+	out->flags = 0;
+	return 0;
 }
 
-int btf_type_visit_type_ids(struct btf_type *t, int (*fn)(uint32_t *id, void *ctx), void *ctx)
+long btf_type_size_layout(const struct btf_type *t, enum btf_loc_layout layout)
+{
+	struct btf_layout l;
+
+	if (btf_kind_layout(btf_kind(t), layout, &l))
+		return -EINVAL;
+	return sizeof(struct btf_type) + l.info_sz + (long)btf_vlen(t) * l.elem_sz;
+}
+
+long btf_type_size(const struct btf_type *t)
+{
+	return btf_type_size_layout(t, BTF_LAYOUT_SEED);
+}
+
+int btf_type_visit_type_ids(struct btf_type *t, enum btf_loc_layout layout,
+			    int (*fn)(uint32_t *id, void *ctx), void *ctx)
 {
 	unsigned int i, vlen = btf_vlen(t);
 	int err;
@@ -146,8 +187,15 @@ int btf_type_visit_type_ids(struct btf_type *t, int (*fn)(uint32_t *id, void *ct
 	}
 	case BTF_KIND_LOCSEC: {
 		struct btf_loc *l = btf_type_body(t);
+		struct btf_loc_merged *m = btf_type_body(t);
 
-		for (i = 0; i < vlen; i++) {
+		for (i = 0; layout == BTF_LAYOUT_MERGED && i < vlen; i++) {
+			if ((err = fn(&m[i].func, ctx)))
+				return err;
+			if ((err = fn(&m[i].loc_proto, ctx)))
+				return err;
+		}
+		for (i = 0; layout == BTF_LAYOUT_SEED && i < vlen; i++) {
 			if ((err = fn(&l[i].func_proto, ctx)))
 				return err;
 			if ((err = fn(&l[i].loc_proto, ctx)))
@@ -159,7 +207,8 @@ int btf_type_visit_type_ids(struct btf_type *t, int (*fn)(uint32_t *id, void *ct
 	return 0;
 }
 
-int btf_type_visit_str_offs(struct btf_type *t, int (*fn)(uint32_t *off, void *ctx), void *ctx)
+int btf_type_visit_str_offs(struct btf_type *t, enum btf_loc_layout layout,
+			    int (*fn)(uint32_t *off, void *ctx), void *ctx)
 {
 	unsigned int i, vlen = btf_vlen(t);
 	int err;
@@ -204,7 +253,8 @@ int btf_type_visit_str_offs(struct btf_type *t, int (*fn)(uint32_t *off, void *c
 	case BTF_KIND_LOCSEC: {
 		struct btf_loc *l = btf_type_body(t);
 
-		for (i = 0; i < vlen; i++)
+		/* Merged-layout entries name their FUNC by id, not by string. */
+		for (i = 0; layout == BTF_LAYOUT_SEED && i < vlen; i++)
 			if ((err = fn(&l[i].name_off, ctx)))
 				return err;
 		return 0;
@@ -240,19 +290,19 @@ void btf_bswap_type_hdr(struct btf_type *t)
 }
 
 /*
- * Every body is an array of u32 except LOC_PARAM's register form, whose
- * first word holds two u16 (reg, flags).
+ * Every body is an array of u32 except the seed LOC_PARAM's register
+ * form, whose first word holds two u16 (reg, flags).
  */
-void btf_bswap_type_body(struct btf_type *t)
+void btf_bswap_type_body(struct btf_type *t, enum btf_loc_layout layout)
 {
-	long size = btf_type_size(t);
+	long size = btf_type_size_layout(t, layout);
 	uint32_t *w = btf_type_body(t);
 	size_t i, n;
 
 	if (size < 0)
 		return;
 	n = (size - sizeof(*t)) / sizeof(uint32_t);
-	if (btf_kind(t) == BTF_KIND_LOC_PARAM && !btf_kflag(t)) {
+	if (layout == BTF_LAYOUT_SEED && btf_kind(t) == BTF_KIND_LOC_PARAM && !btf_kflag(t)) {
 		struct btf_loc_param *p = btf_type_body(t);
 
 		p->reg = bswap_16(p->reg);
@@ -275,4 +325,54 @@ void btf_log_printf(const struct btf_log *log, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	log->fn(log->ctx, buf);
+}
+
+static bool value_size_ok(uint32_t size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+/*
+ * The flag combinations of the merged uapi comment, each with its vlen:
+ * CONST(|SIGNED)(|ADDR) 1 or 2 words; REG 1 (register) or 2 (pair);
+ * REG|DEREF 1; REG|OFFSET and REG|DEREF|OFFSET 2 ({reg, s32 offset}).
+ */
+const char *btf_loc_param_merged_check(uint32_t size, uint32_t flags, unsigned int vlen)
+{
+	const uint32_t reg_forms = BTF_LOC_PARAM_REG | BTF_LOC_PARAM_DEREF | BTF_LOC_PARAM_OFFSET;
+
+	if (flags & ~BTF_LOC_PARAM_FLAGS)
+		return "unknown flags";
+	if (flags & BTF_LOC_PARAM_CONST) {
+		if (flags & reg_forms)
+			return "CONST with REG, DEREF or OFFSET";
+		if (!value_size_ok(size))
+			return "size is not 1, 2, 4 or 8";
+		if (vlen != 1 && vlen != 2)
+			return "CONST needs vlen 1 or 2";
+		if (vlen == 2 && size != 8)
+			return "a two-word CONST needs size 8";
+		return NULL;
+	}
+	if (flags & BTF_LOC_PARAM_ADDR)
+		return "ADDR without CONST";
+	if (!(flags & BTF_LOC_PARAM_REG))
+		return "neither CONST nor REG";
+	if (flags & BTF_LOC_PARAM_OFFSET) {
+		if (vlen != 2)
+			return "REG with OFFSET needs vlen 2";
+	} else if (flags & BTF_LOC_PARAM_DEREF) {
+		if (vlen != 1)
+			return "REG|DEREF needs vlen 1";
+	} else if (vlen == 2) {
+		/* A register pair holds a value of twice a register part's size. */
+		if (size != 2 && size != 4 && size != 8 && size != 16)
+			return "register pair size is not 2, 4, 8 or 16";
+		return NULL;
+	} else if (vlen != 1) {
+		return "REG needs vlen 1 or 2";
+	}
+	if (!value_size_ok(size))
+		return "size is not 1, 2, 4 or 8";
+	return NULL;
 }

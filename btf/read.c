@@ -17,13 +17,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int parse_header(struct btf_header *hdr, const void *data, size_t size, bool *swapped,
-			const struct btf_log *log)
+static int parse_header(struct btf_header_layout *hl, const void *data, size_t size,
+			bool *swapped, const struct btf_log *log)
 {
+	struct btf_header *hdr = &hl->hdr;
+	size_t known = sizeof(*hdr);
+
 	if (size < offsetof(struct btf_header, type_off)) {
 		btf_log_printf(log, "BTF header truncated: %zu bytes", size);
 		return -EINVAL;
 	}
+	memset(hl, 0, sizeof(*hl));
 	memcpy(hdr, data, size < sizeof(*hdr) ? size : sizeof(*hdr));
 	if (hdr->magic == bswap_16(BTF_MAGIC)) {
 		*swapped = true;
@@ -51,8 +55,17 @@ static int parse_header(struct btf_header *hdr, const void *data, size_t size, b
 		hdr->str_off = bswap_32(hdr->str_off);
 		hdr->str_len = bswap_32(hdr->str_len);
 	}
+	/* The merged layout's header adds the layout section. */
+	if (hdr->hdr_len >= sizeof(*hl)) {
+		memcpy(&hl->layout_off, (const char *)data + sizeof(*hdr), 2 * sizeof(uint32_t));
+		if (*swapped) {
+			hl->layout_off = bswap_32(hl->layout_off);
+			hl->layout_len = bswap_32(hl->layout_len);
+		}
+		known = sizeof(*hl);
+	}
 	/* A longer header is allowed only if what we do not know is zero. */
-	for (size_t i = sizeof(*hdr); i < hdr->hdr_len; i++) {
+	for (size_t i = known; i < hdr->hdr_len; i++) {
 		if (((const char *)data)[i]) {
 			btf_log_printf(log, "unsupported non-zero BTF header field at byte %zu", i);
 			return -EINVAL;
@@ -101,6 +114,90 @@ static int check_sections(const struct btf_header *hdr, size_t size, bool split,
 	return 0;
 }
 
+/* The merged layout's layout section: where it is, and that it fits. */
+static int check_layout_section(const struct btf_header_layout *hl, size_t size,
+				const struct btf_log *log)
+{
+	const struct btf_header *hdr = &hl->hdr;
+	uint64_t data_len = size - hdr->hdr_len;
+	uint64_t end = (uint64_t)hl->layout_off + hl->layout_len;
+
+	if (hl->layout_off & 3 || hl->layout_len % sizeof(struct btf_layout)) {
+		btf_log_printf(log, "layout section [%u, +%u) not 4-byte aligned", hl->layout_off,
+			       hl->layout_len);
+		return -EINVAL;
+	}
+	if (end > data_len) {
+		btf_log_printf(log, "layout section [%u, +%u) past the end of the data (%llu bytes)",
+			       hl->layout_off, hl->layout_len, (unsigned long long)data_len);
+		return -EINVAL;
+	}
+	if ((hl->layout_off < (uint64_t)hdr->type_off + hdr->type_len &&
+	     hdr->type_off < end && hdr->type_len) ||
+	    (hl->layout_off < (uint64_t)hdr->str_off + hdr->str_len && hdr->str_off < end &&
+	     hdr->str_len)) {
+		btf_log_printf(log, "layout section overlaps the type or string section");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Keeps the layout section (native order) and checks that it describes
+ * every kind we know as we lay it out: a kind it sizes otherwise would be
+ * read wrongly.  Entries for kinds past ours are kept, not used.
+ */
+static int load_layout(struct btf *btf, const void *sec, uint32_t len, const struct btf_log *log)
+{
+	uint32_t i, cnt = len / sizeof(struct btf_layout);
+
+	btf->layout_sec = malloc(len ? len : 1);
+	if (!btf->layout_sec)
+		return -ENOMEM;
+	memcpy(btf->layout_sec, sec, len);
+	btf->layout_cnt = cnt;
+	for (i = 0; i < cnt; i++) {
+		struct btf_layout *l = &btf->layout_sec[i], want;
+
+		if (btf->swapped)
+			l->flags = bswap_16(l->flags);
+		if (btf_kind_layout(i, BTF_LAYOUT_MERGED, &want))
+			continue;
+		if (l->info_sz != want.info_sz || l->elem_sz != want.elem_sz) {
+			btf_log_printf(log,
+				       "layout section: kind %u (%s) is %u + vlen * %u bytes, not %u + vlen * %u",
+				       i, btf_kind_str(i), l->info_sz, l->elem_sz, want.info_sz,
+				       want.elem_sz);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Bits of info one layout leaves unused that the other gives a meaning:
+ * the merged layout's kind bits 29-30 name kinds we do not know; the seed
+ * layout's vlen bits 16-23 would size the record wrongly (on a kind
+ * without a vlen they are the validator's "invalid btf_info").
+ */
+static int check_info_bits(const struct btf *btf, const struct btf_type *t, uint32_t id,
+			   const struct btf_log *log)
+{
+	struct btf_layout l;
+
+	if (btf->layout == BTF_LAYOUT_MERGED && (t->info & 0x60000000u)) {
+		btf_log_printf(log, "[%u] invalid kind %u", id, (t->info >> 24) & 0x7f);
+		return -EINVAL;
+	}
+	if (btf->layout == BTF_LAYOUT_SEED && (t->info & 0x00ff0000u) &&
+	    !btf_kind_layout(btf_kind(t), BTF_LAYOUT_SEED, &l) && l.elem_sz) {
+		btf_log_printf(log, "[%u] %s vlen 0x%x does not fit the seed layout's 16 bits", id,
+			       btf_kind_str(btf_kind(t)), btf_vlen(t));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_strings(const char *strs, uint32_t len, bool split, const struct btf_log *log)
 {
 	if (!len)
@@ -132,7 +229,9 @@ static int load_types(struct btf *btf, const struct btf_log *log)
 		}
 		if (btf->swapped)
 			btf_bswap_type_hdr(t);
-		sz = btf_type_size(t);
+		if (check_info_bits(btf, t, id, log))
+			return -EINVAL;
+		sz = btf_type_size_layout(t, btf->layout);
 		if (sz < 0) {
 			btf_log_printf(log, "[%u] invalid kind %u", id, btf_kind(t));
 			return -EINVAL;
@@ -144,7 +243,7 @@ static int load_types(struct btf *btf, const struct btf_log *log)
 			return -EINVAL;
 		}
 		if (btf->swapped)
-			btf_bswap_type_body(t);
+			btf_bswap_type_body(t, btf->layout);
 		if (!btf_add_mem((void **)&btf->type_offs, &btf->type_offs_cap, sizeof(uint32_t),
 				 btf->nr_types, BTF_MAX_NR_TYPES, 1))
 			return -ENOMEM;
@@ -161,15 +260,25 @@ static int load_types(struct btf *btf, const struct btf_log *log)
 struct btf *btf__parse_raw(const void *data, size_t size, struct btf *base,
 			   const struct btf_log *log)
 {
+	return btf__parse_raw_layout(data, size, base, BTF_PARSE_AUTO, log);
+}
+
+struct btf *btf__parse_raw_layout(const void *data, size_t size, struct btf *base,
+				  enum btf_parse_layout layout, const struct btf_log *log)
+{
+	struct btf_header_layout hl;
 	struct btf_header hdr;
 	bool swapped = false;
 	const char *body;
 	struct btf *btf;
 	int err;
 
-	err = parse_header(&hdr, data, size, &swapped, log);
+	err = parse_header(&hl, data, size, &swapped, log);
+	hdr = hl.hdr;
 	if (!err)
 		err = check_sections(&hdr, size, base != NULL, log);
+	if (!err && hl.layout_len)
+		err = check_layout_section(&hl, size, log);
 	if (err)
 		goto fail;
 	body = (const char *)data + hdr.hdr_len;
@@ -183,6 +292,15 @@ struct btf *btf__parse_raw(const void *data, size_t size, struct btf *base,
 		goto fail;
 	}
 	btf->swapped = swapped;
+	btf->layout = layout == BTF_PARSE_MERGED || (layout == BTF_PARSE_AUTO && hl.layout_len) ?
+			      BTF_LAYOUT_MERGED :
+			      BTF_LAYOUT_SEED;
+	if (hl.layout_len && btf->layout == BTF_LAYOUT_MERGED)
+		err = load_layout(btf, body + hl.layout_off, hl.layout_len, log);
+	if (err) {
+		btf__free(btf);
+		goto fail;
+	}
 	strset__free(btf->strs);
 	btf->strs = strset__new(body + hdr.str_off, hdr.str_len);
 	btf->types = malloc(hdr.type_len ? hdr.type_len : 1);

@@ -16,6 +16,7 @@ static struct btf *btf_new(struct btf *base)
 		return NULL;
 	btf->base = base;
 	btf->ptr_sz = base ? base->ptr_sz : 8;
+	btf->layout = base ? base->layout : BTF_LAYOUT_SEED;
 	if (base) {
 		btf->start_id = btf__type_cnt(base);
 		btf->start_str_off = base->start_str_off + base->strs->len;
@@ -45,10 +46,40 @@ struct btf *btf__new_empty_split(struct btf *base)
 	return btf_new(base);
 }
 
+struct btf *btf__new_empty_layout(enum btf_loc_layout layout)
+{
+	struct btf *btf = btf_new(NULL);
+
+	if (btf)
+		btf->layout = layout;
+	return btf;
+}
+
+enum btf_loc_layout btf__layout(const struct btf *btf)
+{
+	return btf->layout;
+}
+
+int btf__set_layout(struct btf *btf, enum btf_loc_layout layout)
+{
+	if (layout != BTF_LAYOUT_SEED && layout != BTF_LAYOUT_MERGED)
+		return -EINVAL;
+	if (btf->nr_types && layout != btf->layout)
+		return -EBUSY;
+	btf->layout = layout;
+	return 0;
+}
+
+long btf__type_size(const struct btf *btf, const struct btf_type *t)
+{
+	return btf_type_size_layout(t, btf->layout);
+}
+
 void btf__free(struct btf *btf)
 {
 	if (!btf)
 		return;
+	free(btf->layout_sec);
 	free(btf->types);
 	free(btf->type_offs);
 	strset__free(btf->strs);
@@ -226,7 +257,9 @@ static void *add_vlen_item(struct btf *btf, unsigned int kind, size_t size)
 	struct btf_type *t = btf_last_type(btf);
 	void *p;
 
-	if (!t || btf_kind(t) != kind || btf_vlen(t) == BTF_MAX_VLEN)
+	uint32_t max = btf->layout == BTF_LAYOUT_MERGED ? BTF_MAX_VLEN_MERGED : BTF_MAX_VLEN;
+
+	if (!t || btf_kind(t) != kind || btf_vlen(t) == max)
 		return NULL;
 	p = btf_add_type_mem(btf, size);
 	if (!p)
@@ -562,6 +595,8 @@ int btf__add_loc_param(struct btf *btf, int32_t size, bool is_value, uint64_t va
 
 	if (abs_sz != 1 && abs_sz != 2 && abs_sz != 4 && abs_sz != 8)
 		return -EINVAL;
+	if (btf->layout != BTF_LAYOUT_SEED)
+		return -EINVAL;
 	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(*p));
 	if (!t)
 		return -ENOMEM;
@@ -610,7 +645,8 @@ int btf__add_locsec_loc(struct btf *btf, const char *name, uint32_t func_proto, 
 	struct btf_loc *l;
 	int name_off;
 
-	if (!t || btf_kind(t) != BTF_KIND_LOCSEC || !name || !name[0])
+	if (!t || btf_kind(t) != BTF_KIND_LOCSEC || !name || !name[0] ||
+	    btf->layout != BTF_LAYOUT_SEED)
 		return -EINVAL;
 	if (!id_ok(btf, (int)func_proto) || !id_ok(btf, (int)loc_proto))
 		return -EINVAL;
@@ -622,6 +658,47 @@ int btf__add_locsec_loc(struct btf *btf, const char *name, uint32_t func_proto, 
 		return -E2BIG;
 	l->name_off = name_off;
 	l->func_proto = func_proto;
+	l->loc_proto = loc_proto;
+	l->offset = offset;
+	return 0;
+}
+
+int btf__add_loc_param_merged(struct btf *btf, uint32_t size, uint32_t flags,
+			      const uint32_t *values, unsigned int n)
+{
+	size_t sz = sizeof(struct btf_type) + sizeof(struct btf_loc_param_merged) + n * 4;
+	struct btf_loc_param_merged *p;
+	struct btf_type *t;
+
+	if (btf->layout != BTF_LAYOUT_MERGED || (n && !values) ||
+	    btf_loc_param_merged_check(size, flags, n))
+		return -EINVAL;
+	t = btf_add_type_mem(btf, sz);
+	if (!t)
+		return -ENOMEM;
+	t->name_off = 0;
+	t->info = btf_type_info(BTF_KIND_LOC_PARAM, n, false);
+	t->size = size;
+	p = btf_type_body(t);
+	p->flags = flags;
+	memcpy(p->values, values, n * 4);
+	return btf_commit_type(btf, sz);
+}
+
+int btf__add_locsec_loc_merged(struct btf *btf, uint32_t func, uint32_t loc_proto,
+			       uint32_t offset)
+{
+	struct btf_type *t = btf_last_type(btf);
+	struct btf_loc_merged *l;
+
+	if (!t || btf_kind(t) != BTF_KIND_LOCSEC || btf->layout != BTF_LAYOUT_MERGED)
+		return -EINVAL;
+	if (!id_ok(btf, (int)func) || !id_ok(btf, (int)loc_proto))
+		return -EINVAL;
+	l = add_vlen_item(btf, BTF_KIND_LOCSEC, sizeof(*l));
+	if (!l)
+		return -E2BIG;
+	l->func = func;
 	l->loc_proto = loc_proto;
 	l->offset = offset;
 	return 0;
@@ -698,18 +775,19 @@ int btf__add_btf(struct btf *dst, const struct btf *src)
 	}
 	for (i = 0; i < src->nr_types; i++) {
 		const struct btf_type *st = btf__type_by_id(src, src->start_id + i);
-		long sz = btf_type_size(st);
+		long sz = btf_type_size_layout(st, src->layout);
 		struct btf_type *t;
 
-		if (sz < 0) {
+		/* A location record means something else in the other layout. */
+		if (sz < 0 || (btf_kind(st) >= BTF_KIND_LOC_PARAM && src->layout != dst->layout)) {
 			err = -EINVAL;
 			goto fail;
 		}
 		t = (struct btf_type *)((char *)dst->types + dst->types_len);
 		memcpy(t, st, sz);
-		err = btf_type_visit_type_ids(t, remap_id, &c);
+		err = btf_type_visit_type_ids(t, src->layout, remap_id, &c);
 		if (!err)
-			err = btf_type_visit_str_offs(t, remap_str, &c);
+			err = btf_type_visit_str_offs(t, src->layout, remap_str, &c);
 		if (err)
 			goto fail;
 		dst->type_offs[dst->nr_types++] = dst->types_len;

@@ -183,6 +183,21 @@ static const struct btf_type *type_of(const struct val *v, uint32_t id)
 	return btf__type_by_id(v->btf, id);
 }
 
+/* Layout of the BTF of the chain that owns type @id. */
+static enum btf_loc_layout layout_of(const struct val *v, uint32_t id)
+{
+	const struct btf *b = v->btf;
+
+	while (b->base && id < b->start_id)
+		b = b->base;
+	return b->layout;
+}
+
+static bool merged(const struct val *v)
+{
+	return v->btf->layout == BTF_LAYOUT_MERGED;
+}
+
 /* ---- pass 1: rules shared by all kinds ---- */
 
 struct range_ctx {
@@ -218,11 +233,12 @@ static int check_common(struct val *v, uint32_t id, const struct btf_type *t)
 	/* The visitors take a mutable record but only read through @fn. */
 	struct btf_type *mt = (struct btf_type *)t;
 
-	if (t->info & ~BTF_INFO_MASK)
+	/* The merged layout uses every bit (the reader checked the kind's). */
+	if (!merged(v) && (t->info & ~BTF_INFO_MASK))
 		return reject(v, id, "invalid btf_info 0x%08x", t->info);
-	if (btf_type_visit_str_offs(mt, check_str_range, &rc))
+	if (btf_type_visit_str_offs(mt, v->btf->layout, check_str_range, &rc))
 		return rc.err;
-	if (btf_type_visit_type_ids(mt, check_id_range, &rc))
+	if (btf_type_visit_type_ids(mt, v->btf->layout, check_id_range, &rc))
 		return rc.err;
 	return 0;
 }
@@ -475,6 +491,24 @@ static int decl_tag_check_meta(struct val *v, uint32_t id, const struct btf_type
 	return 0;
 }
 
+/*
+ * Merged layout: no kflag, and flags, size and vlen must agree (what
+ * they may be is btf_loc_param_merged_check()'s, shared with the builder).
+ */
+static int loc_param_merged_check_meta(struct val *v, uint32_t id, const struct btf_type *t)
+{
+	const struct btf_loc_param_merged *p = btf_type_body(t);
+	const char *why;
+
+	if (btf_kflag(t))
+		return reject(v, id, "invalid kind_flag");
+	why = btf_loc_param_merged_check(t->size, p->flags, btf_vlen(t));
+	if (why)
+		return reject(v, id, "size %u flags 0x%x vlen %u: %s", t->size, p->flags,
+			      btf_vlen(t), why);
+	return 0;
+}
+
 static int loc_param_check_meta(struct val *v, uint32_t id, const struct btf_type *t)
 {
 	const struct btf_loc_param *p = btf_type_body(t);
@@ -483,6 +517,8 @@ static int loc_param_check_meta(struct val *v, uint32_t id, const struct btf_typ
 
 	if (t->name_off)
 		return reject(v, id, "invalid name (must be anonymous)");
+	if (merged(v))
+		return loc_param_merged_check_meta(v, id, t);
 	if (btf_vlen(t))
 		return reject(v, id, "vlen %u != 0", btf_vlen(t));
 	if (abs_size != 1 && abs_size != 2 && abs_size != 4 && abs_size != 8)
@@ -501,10 +537,14 @@ static int loc_proto_check_meta(struct val *v, uint32_t id, const struct btf_typ
 
 static int locsec_check_meta(struct val *v, uint32_t id, const struct btf_type *t)
 {
+	const struct btf_loc_merged *m = btf_type_body(t);
 	const struct btf_loc *l = btf_type_body(t);
 	uint32_t i;
 
-	for (i = 0; i < btf_vlen(t); i++) {
+	for (i = 0; merged(v) && i < btf_vlen(t); i++)
+		if (!m[i].func)
+			return reject(v, id, "loc #%u: func 0", i);
+	for (i = 0; !merged(v) && i < btf_vlen(t); i++) {
 		if (!name_nonempty(v, l[i].name_off))
 			return reject(v, id, "loc #%u: empty name", i);
 		if (!l[i].func_proto)
@@ -822,10 +862,45 @@ static int loc_proto_resolve(struct val *v, uint32_t id, const struct btf_type *
 	const uint32_t *ids = btf_type_body(t);
 	uint32_t i;
 
-	for (i = 0; i < btf_vlen(t); i++)
+	for (i = 0; i < btf_vlen(t); i++) {
 		if (ids[i] && btf_kind(type_of(v, ids[i])) != BTF_KIND_LOC_PARAM)
 			return reject(v, id, "param #%u: type %u is %s, not a LOC_PARAM", i, ids[i],
 				      btf_kind_str(btf_kind(type_of(v, ids[i]))));
+		if (ids[i] && layout_of(v, ids[i]) != v->btf->layout)
+			return reject(v, id, "param #%u: LOC_PARAM %u is in the other layout", i,
+				      ids[i]);
+	}
+	return set_sized(v, id, -1);
+}
+
+/*
+ * Merged layout: func is a FUNC (whose prototype the encoder or the
+ * compiler made), loc_proto 0 or a LOC_PROTO of the same layout.  Its
+ * entries map one to one onto the prototype's parameters, but the merged
+ * selftests themselves pair a 5-parameter FUNC with a 6-entry LOC_PROTO,
+ * so the counts are not compared.
+ */
+static int locsec_merged_resolve(struct val *v, uint32_t id, const struct btf_type *t)
+{
+	const struct btf_loc_merged *l = btf_type_body(t);
+	uint32_t i;
+
+	for (i = 0; i < btf_vlen(t); i++, l++) {
+		const struct btf_type *f = type_of(v, l->func);
+		const struct btf_type *lp = type_of(v, l->loc_proto);
+
+		if (btf_kind(f) != BTF_KIND_FUNC)
+			return reject(v, id, "loc #%u: func %u is %s, not a FUNC", i, l->func,
+				      btf_kind_str(btf_kind(f)));
+		if (!l->loc_proto)
+			continue;
+		if (btf_kind(lp) != BTF_KIND_LOC_PROTO)
+			return reject(v, id, "loc #%u: loc_proto %u is %s, not a LOC_PROTO", i,
+				      l->loc_proto, btf_kind_str(btf_kind(lp)));
+		if (layout_of(v, l->loc_proto) != BTF_LAYOUT_MERGED)
+			return reject(v, id, "loc #%u: LOC_PROTO %u is in the seed layout", i,
+				      l->loc_proto);
+	}
 	return set_sized(v, id, -1);
 }
 
@@ -834,6 +909,8 @@ static int locsec_resolve(struct val *v, uint32_t id, const struct btf_type *t)
 	const struct btf_loc *l = btf_type_body(t);
 	uint32_t i;
 
+	if (merged(v))
+		return locsec_merged_resolve(v, id, t);
 	for (i = 0; i < btf_vlen(t); i++, l++) {
 		const struct btf_type *fp = type_of(v, l->func_proto);
 		const struct btf_type *lp = type_of(v, l->loc_proto);
@@ -846,6 +923,9 @@ static int locsec_resolve(struct val *v, uint32_t id, const struct btf_type *t)
 		if (btf_kind(lp) != BTF_KIND_LOC_PROTO)
 			return reject(v, id, "loc #%u: loc_proto %u is %s, not a LOC_PROTO", i,
 				      l->loc_proto, btf_kind_str(btf_kind(lp)));
+		if (layout_of(v, l->loc_proto) != BTF_LAYOUT_SEED)
+			return reject(v, id, "loc #%u: LOC_PROTO %u is in the merged layout", i,
+				      l->loc_proto);
 		/*
 		 * Every parameter has at least one entry (0 = unknown), and
 		 * a CONTINUE entry adds one.  Only the lower bound is a rule:
@@ -915,7 +995,8 @@ static int stack_push(struct val *v, uint32_t id)
 	 * ids that exist.  Their problems are the base's, so stay silent.
 	 */
 	if (id < v->start_id &&
-	    btf_type_visit_type_ids((struct btf_type *)type_of(v, id), id_in_range, v)) {
+	    btf_type_visit_type_ids((struct btf_type *)type_of(v, id), layout_of(v, id),
+				    id_in_range, v)) {
 		v->state[id] = ST_BAD;
 		return 0;
 	}
