@@ -287,6 +287,7 @@ int cmd_encode(int argc, char **argv)
 	/* Progress only for a person at a terminal: never in kbuild or a pipe. */
 	o.progress = !no_progress && isatty(STDERR_FILENO) && !getenv("MAKEFLAGS");
 	if (o.verbose) {
+		fprintf(stderr, "btfenc %s (pahole-compatible v1.31)\n", BTFENC_VERSION);
 		fprintf(stderr, "btfenc: jobs=%u features=", o.jobs);
 		enc_feature_print(stderr, o.features);
 	}

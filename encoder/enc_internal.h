@@ -73,6 +73,10 @@ struct enc_state {
 	size_t nr_locs, locs_cap;
 
 	struct enc_site_counts counts;
+
+	/* distilled_base: .BTF.base and the .BTF split on it (distill.c). */
+	struct btf *dist_base;
+	struct btf *dist_split;
 };
 
 /* merge.c: the pool's consumer, appending one CU to the state. */
@@ -88,6 +92,13 @@ int enc_add_vars(struct enc_state *s);
 /* locs.c: appends FUNC_PROTOs, LOC_PARAMs, LOC_PROTOs and LOCSECs for
  * the sites to @dst (s->all itself, or a BTF split on it). */
 int enc_add_sites(struct enc_state *s, struct btf *dst);
+
+/*
+ * distill.c: with --btf_base, fills s->dist_base and s->dist_split from
+ * s->all and validates them; refuses @has_extra (.BTF.extra is split on
+ * the undistilled .BTF).  Without a base it does nothing, as pahole.
+ */
+int enc_distill(struct enc_state *s, bool has_extra);
 
 /* A byte-string -> id map, to avoid adding the same record many times. */
 struct enc_memo;

@@ -144,12 +144,14 @@ static int serialize(const struct enc_state *s, const struct btf *btf, struct en
 
 static int write_output(struct enc_state *s, struct btf *extra)
 {
-	struct enc_section secs[2] = {};
+	struct enc_section secs[3] = {};
 	int n = 0, err, i;
 
-	err = serialize(s, s->all, &secs[n++], ".BTF");
+	err = serialize(s, s->dist_split ? s->dist_split : s->all, &secs[n++], ".BTF");
 	if (!err && extra)
 		err = serialize(s, extra, &secs[n++], ".BTF.extra");
+	if (!err && s->dist_base)
+		err = serialize(s, s->dist_base, &secs[n++], ".BTF.base");
 	if (err)
 		goto out;
 	if (!s->o->detached) {
@@ -278,6 +280,9 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 		err = validate(&s, s.all, ".BTF");
 	if (!err && extra)
 		err = validate(&s, extra, ".BTF.extra");
+	/* As pahole: raw (detached) output is never distilled. */
+	if (!err && (o->features & ENC_F_DISTILLED_BASE) && !o->detached)
+		err = enc_distill(&s, extra);
 	stage_done(&s, "validate", &t);
 	if (!err && !o->dry_run)
 		err = write_output(&s, extra);
@@ -290,6 +295,8 @@ out:
 	if (err && !cl.lines)
 		btf_log_printf(user_log, "%s: cannot encode: %s", o->path, strerror(-err));
 	btf__free(extra);
+	btf__free(s.dist_split);
+	btf__free(s.dist_base);
 	enc_state_free(&s);
 	return err;
 }

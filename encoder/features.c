@@ -19,6 +19,7 @@ static const struct {
 	{ "consistent_func", ENC_F_CONSISTENT_FUNC },
 	{ "decl_tag_kfuncs", ENC_F_DECL_TAG_KFUNCS },
 	{ "reproducible_build", ENC_F_REPRODUCIBLE_BUILD },
+	{ "distilled_base", ENC_F_DISTILLED_BASE },
 	{ "global_var", ENC_F_GLOBAL_VAR },
 	{ "attributes", ENC_F_ATTRIBUTES },
 	{ "inline", ENC_F_INLINE },
