@@ -8,3 +8,9 @@ target_link_libraries(test_distill PRIVATE btfenc_btf)
 add_test(NAME distill_unit COMMAND test_distill)
 
 add_test(NAME cli_flags COMMAND ${TESTS_DIR}/cli_flags.sh $<TARGET_FILE:btfenc> $<TARGET_FILE:demo>)
+
+foreach(mode y m)
+	add_test(NAME kbuild_steps_btf_extra_${mode}
+		COMMAND ${TESTS_DIR}/kbuild_steps.sh $<TARGET_FILE:btfenc> $<TARGET_FILE:test_distill>
+			${TESTS_DIR}/fixtures/kbuild ${mode})
+endforeach()
