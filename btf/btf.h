@@ -308,7 +308,8 @@ struct btf *btf__new_empty_split(struct btf *base);
 struct btf *btf__new_empty_layout(enum btf_loc_layout layout);
 /*
  * Layout of @btf's location kinds.  A split BTF starts with its base's;
- * btf__set_layout() changes it while @btf owns no types (else -EBUSY).
+ * btf__set_layout() changes it while @btf owns no location-kind types
+ * (else -EBUSY).
  */
 enum btf_loc_layout btf__layout(const struct btf *btf);
 int btf__set_layout(struct btf *btf, enum btf_loc_layout layout);

@@ -64,8 +64,12 @@ int btf__set_layout(struct btf *btf, enum btf_loc_layout layout)
 {
 	if (layout != BTF_LAYOUT_SEED && layout != BTF_LAYOUT_MERGED)
 		return -EINVAL;
-	if (btf->nr_types && layout != btf->layout)
-		return -EBUSY;
+	uint32_t i;
+
+	/* The standard kinds read the same in both layouts. */
+	for (i = 0; i < btf->nr_types && layout != btf->layout; i++)
+		if (btf_kind(btf__type_by_id(btf, btf->start_id + i)) >= BTF_KIND_LOC_PARAM)
+			return -EBUSY;
 	btf->layout = layout;
 	return 0;
 }

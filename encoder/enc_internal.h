@@ -92,6 +92,8 @@ int enc_add_vars(struct enc_state *s);
 /* locs.c: appends FUNC_PROTOs, LOC_PARAMs, LOC_PROTOs and LOCSECs for
  * the sites to @dst (s->all itself, or a BTF split on it). */
 int enc_add_sites(struct enc_state *s, struct btf *dst);
+/* locs_merged.c: the same sites in the merged layout (feature "layout"). */
+int enc_add_sites_merged(struct enc_state *s, struct btf *dst);
 
 /*
  * distill.c: with --btf_base, fills s->dist_base and s->dist_split from

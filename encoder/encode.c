@@ -97,6 +97,9 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 	uint32_t f = s->o->features;
 	int err;
 
+	/* "layout": the 32-byte header and layout section, merged location kinds. */
+	if ((f & ENC_F_LAYOUT) && (err = btf__set_layout(s->all, BTF_LAYOUT_MERGED)))
+		return err;
 	if (s->o->verify && (err = validate(s, s->all, "BTF before dedup")))
 		return err;
 	err = dedup_and_remap(s, s->all, "types");
@@ -106,7 +109,7 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 	if (!err)
 		err = enc_add_vars(s);
 	if (!err && (f & ENC_F_INLINE) && !(f & ENC_F_INLINE_EXTRA))
-		err = enc_add_sites(s, s->all);
+		err = (f & ENC_F_LAYOUT) ? enc_add_sites_merged(s, s->all) : enc_add_sites(s, s->all);
 	stage_done(s, "funcs, vars", t);
 	if (!err)
 		err = dedup_and_remap(s, s->all, ".BTF");
@@ -117,7 +120,7 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 	*extra = btf__new_empty_split(s->all);
 	if (!*extra)
 		return -ENOMEM;
-	err = enc_add_sites(s, *extra);
+	err = (f & ENC_F_LAYOUT) ? enc_add_sites_merged(s, *extra) : enc_add_sites(s, *extra);
 	if (!err)
 		err = dedup_and_remap(s, *extra, ".BTF.extra");
 	stage_done(s, ".BTF.extra", t);

@@ -24,6 +24,11 @@ static const struct {
 	{ "attributes", ENC_F_ATTRIBUTES },
 	{ "inline", ENC_F_INLINE },
 	{ "inline.extra", ENC_F_INLINE_EXTRA },
+	/*
+	 * pahole 1.31's name for the layout section; with inline, the
+	 * location kinds take the layout bpf-next merged with it.
+	 */
+	{ "layout", ENC_F_LAYOUT },
 };
 
 uint32_t enc_feature_lookup(const char *name, size_t len)
