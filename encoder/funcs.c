@@ -216,9 +216,19 @@ static const char *skip_reason(const struct enc_state *s, const uint32_t *run, u
 static long choose(const struct enc_state *s, const uint32_t *run, uint32_t n)
 {
 	const char *why = skip_reason(s, run, n);
+	const struct enc_elf_sym *syms;
+	uint32_t nr, i, j;
 
-	if (!why)
+	if (!why) {
+		/* The instance at a symbol's address describes that code. */
+		syms = enc_elf_find_funcs(&s->elf, func_name(s, run[0]), &nr);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < nr; j++)
+				if (s->funcs[run[i]].flags & DW_FUNC_HAS_CODE &&
+				    s->funcs[run[i]].addr == syms[j].addr)
+					return run[i];
 		return run[0];
+	}
 	btf_log_printf(s->o->verbose ? s->log : NULL,
 		       "%s : skipping BTF encoding of function due to %s", func_name(s, run[0]),
 		       why);

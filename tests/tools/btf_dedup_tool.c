@@ -248,18 +248,24 @@ static int write_file(const struct btf *btf, const char *path)
 	return 0;
 }
 
-static int cmd_canon(const char *path)
+/* @base_path: the .BTF of this ELF file (or raw BTF) is @path's base; its types are not listed. */
+static int cmd_canon(const char *path, const char *base_path)
 {
 	unsigned int counts[NR_BTF_KINDS] = {}, k;
-	struct btf *btf = load(path);
-	uint32_t id, cnt;
+	struct btf *base = base_path ? btf__parse_file(base_path, ".BTF", NULL, NULL) : NULL;
+	struct btf *btf = base_path && !base ? NULL : btf__parse_file(path, NULL, base, NULL);
+	uint32_t id, cnt, start;
 	char **lines;
 
-	if (!btf)
+	if (!btf) {
+		fprintf(stderr, "%s: cannot read BTF\n", path);
+		btf__free(base);
 		return 1;
+	}
 	cnt = btf__type_cnt(btf);
+	start = btf__start_id(btf);
 	lines = calloc(cnt, sizeof(*lines));
-	for (id = 1; id < cnt; id++) {
+	for (id = start ? start : 1; id < cnt; id++) {
 		size_t len;
 		FILE *out = open_memstream(&lines[id - 1], &len);
 
@@ -270,13 +276,15 @@ static int cmd_canon(const char *path)
 	for (k = 1; k < NR_BTF_KINDS; k++)
 		if (counts[k])
 			printf("count %s %u\n", btf_kind_str(k), counts[k]);
-	qsort(lines, cnt - 1, sizeof(*lines), cmp_str);
-	for (id = 0; id + 1 < cnt; id++) {
+	start = start ? start : 1;
+	qsort(lines + start - 1, cnt - start, sizeof(*lines), cmp_str);
+	for (id = start - 1; id + 1 < cnt; id++) {
 		puts(lines[id]);
 		free(lines[id]);
 	}
 	free(lines);
 	btf__free(btf);
+	btf__free(base);
 	return 0;
 }
 
@@ -322,7 +330,9 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "concat"))
 		return cmd_concat(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "canon"))
-		return cmd_canon(argv[2]);
-	fprintf(stderr, "usage: %s dedup IN OUT | concat OUT IN... | canon IN\n", argv[0]);
+		return cmd_canon(argv[2], NULL);
+	if (argc == 4 && !strcmp(argv[1], "canon"))
+		return cmd_canon(argv[2], argv[3]);
+	fprintf(stderr, "usage: %s dedup IN OUT | concat OUT IN... | canon IN [BASE]\n", argv[0]);
 	return 2;
 }
