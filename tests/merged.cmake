@@ -5,3 +5,20 @@ add_executable(test_merged ${TESTS_DIR}/test_merged.c)
 target_include_directories(test_merged PRIVATE ${CMAKE_SOURCE_DIR}/btf)
 target_link_libraries(test_merged PRIVATE btfenc_btf)
 add_test(NAME btf_merged_layout COMMAND test_merged)
+
+# Both writers from the same sites: the demo and the inline fixtures
+# (sites.cmake builds them), each encoded in both layouts and compared.
+add_executable(test_layouts ${TESTS_DIR}/test_layouts.c)
+target_include_directories(test_layouts PRIVATE ${CMAKE_SOURCE_DIR}/btf)
+target_link_libraries(test_layouts PRIVATE btfenc_btf)
+set(MERGED_FIXTURE_DIR ${CMAKE_CURRENT_BINARY_DIR}/fixtures-inline)
+foreach(obj demo basic-gcc-O2 args-gcc-O2 args-clang-O2 basic-gcc-O3)
+	if(obj STREQUAL "demo")
+		set(path $<TARGET_FILE:demo>)
+	else()
+		set(path ${MERGED_FIXTURE_DIR}/${obj})
+	endif()
+	add_test(NAME merged_vs_seed_${obj}
+		 COMMAND sh -c "set -e; d=$(mktemp -d); trap 'rm -rf $d' EXIT; \"$0\" --btf_encode_detached $d/s --btf_features=default,inline \"$1\"; \"$0\" --btf_encode_detached $d/m --btf_features=default,inline,layout \"$1\"; \"$2\" $d/s $d/m"
+			 ${BTFENC_BIN} ${path} $<TARGET_FILE:test_layouts>)
+endforeach()
