@@ -2,15 +2,36 @@
 # Every spelling of pahole's command line that kbuild uses (Makefile.btf,
 # link-vmlinux.sh, Makefile.modfinal, gen-btf.sh for pahole >= 1.26) and
 # its effect, read back from -V ("btfenc: jobs=N features=LIST").
+#
+# cli_flags.sh progress BTFENC VMLINUX: the progress line ("N/M CUs") shows
+# on a terminal (a pty from script(1)) in a run over 2 s, and never when
+# stderr is a pipe or a file, or under make (MAKEFLAGS).  Skips (77)
+# without the vmlinux.
 set -u
-BTFENC=$1
-DEMO=$2
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
 check() { # name, status
 	if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi
 }
+
+if [ "$1" = progress ]; then
+	BTFENC=$2
+	V=$3
+	[ -r "$V" ] && command -v script >/dev/null || { echo "SKIP: no $V or script(1)"; exit 77; }
+	run="$BTFENC -j2 --btf_encode_detached $T/v.btf $V"
+	script -qec "$run" /dev/null >"$T/tty"
+	check "pty: encode succeeds" $?
+	tr '\r' '\n' <"$T/tty" | grep -Eq '^btfenc: ([0-9]+)/\1 CUs' && grep -Eq 'btfenc: [0-9]+/[0-9]+ CUs' "$T/tty"
+	check "pty: progress line, ending at total/total" $?
+	script -qec "$run 2>&1 | cat" /dev/null >"$T/pipe"
+	! grep -q "CUs" "$T/pipe"; check "stderr a pipe: no progress line" $?
+	script -qec "MAKEFLAGS=-j2 $run" /dev/null >"$T/make"
+	! grep -q "CUs" "$T/make"; check "under make (MAKEFLAGS): no progress line" $?
+	exit $fail
+fi
+BTFENC=$1
+DEMO=$2
 DEFAULT=encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs
 cp "$DEMO" "$T/obj"
 # The features and jobs one command line selects (it encodes $T/obj).

@@ -14,3 +14,16 @@ foreach(mode y m)
 		COMMAND ${TESTS_DIR}/kbuild_steps.sh $<TARGET_FILE:btfenc> $<TARGET_FILE:test_distill>
 			${TESTS_DIR}/fixtures/kbuild ${mode})
 endforeach()
+
+add_test(NAME progress_line
+	COMMAND ${TESTS_DIR}/cli_flags.sh progress $<TARGET_FILE:btfenc>
+		/usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64)
+set_tests_properties(progress_line PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# The man page renders without a warning; install puts binary and page in place.
+add_test(NAME man_page_groff
+	COMMAND sh -c "out=$(groff -man -Tutf8 -ww \"$1\" 2>&1 >/dev/null) && [ -z \"$out\" ] || { echo \"$out\"; exit 1; }"
+		sh ${CMAKE_SOURCE_DIR}/man/btfenc.1)
+add_test(NAME install_bin_and_man
+	COMMAND sh -c "d=$(mktemp -d) && \"$1\" --install \"$2\" --prefix \"$d\" >/dev/null && \"$d/bin/btfenc\" --version | grep -qx v1.31 && cmp -s \"$d/share/man/man1/btfenc.1\" \"$3\"; r=$?; rm -rf \"$d\"; exit $r"
+		sh ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR}/man/btfenc.1)
