@@ -27,3 +27,13 @@ add_test(NAME man_page_groff
 add_test(NAME install_bin_and_man
 	COMMAND sh -c "d=$(mktemp -d) && \"$1\" --install \"$2\" --prefix \"$d\" >/dev/null && \"$d/bin/btfenc\" --version | grep -qx v1.31 && cmp -s \"$d/share/man/man1/btfenc.1\" \"$3\"; r=$?; rm -rf \"$d\"; exit $r"
 		sh ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR}/man/btfenc.1)
+
+# distilled_base on a real module against the real vmlinux .BTF, when installed.
+set(KBUILD_REAL_VMLINUX /usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64)
+set(KBUILD_REAL_MODULE
+	/usr/lib/debug/lib/modules/6.1.0-57-cloud-amd64/kernel/net/netfilter/nf_conntrack_netlink.ko)
+add_test(NAME distill_real_module
+	COMMAND sh -c "[ -r \"$3\" ] && [ -r \"$4\" ] || exit 77; d=$(mktemp -d); cp \"$4\" $d/full.ko && cp \"$4\" $d/m.ko && \"$1\" -j2 --btf_features=default --btf_base \"$3\" --btf_encode_detached $d/full.btf $d/full.ko && \"$1\" -J -j2 --btf_features=default,distilled_base --btf_base \"$3\" $d/m.ko && \"$2\" module \"$3\" $d/full.btf $d/m.ko; r=$?; rm -rf $d; exit $r"
+		sh $<TARGET_FILE:btfenc> $<TARGET_FILE:test_distill> ${KBUILD_REAL_VMLINUX}
+		${KBUILD_REAL_MODULE})
+set_tests_properties(distill_real_module PROPERTIES SKIP_RETURN_CODE 77)
