@@ -452,7 +452,9 @@ static int dedup_init(struct dedup *d, struct btf *btf)
 	d->hypot_map = malloc(d->type_cnt * sizeof(*d->hypot_map));
 	if (!d->types || !d->tp || !d->map || !d->hypot_map)
 		return -ENOMEM;
-	memcpy(d->types, btf->types, btf->types_len);
+	/* An empty BTF has no types buffer: memcpy(NULL) is undefined even for 0. */
+	if (btf->types_len)
+		memcpy(d->types, btf->types, btf->types_len);
 	for (id = 0; id < d->start_id; id++) {
 		d->tp[id] = (struct btf_type *)btf__type_by_id(btf, id);
 		d->map[id] = id;

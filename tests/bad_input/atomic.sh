@@ -68,11 +68,11 @@ else
 	note "not root or no tmpfs: full-disk case skipped"
 fi
 
-# 3. SIGKILL during -J on a large input: btfenc's own binary (many CUs)
-# with 64 MiB of incompressible bytes in a non-allocated section, so that
-# writing the new file takes long enough for kills to land inside it.
+# 3. SIGKILL during -J on a large input: the demo with 64 MiB of
+# incompressible bytes in a non-allocated section, so that writing the
+# new file takes long enough for kills to land inside it.
 head -c 64M /dev/urandom >junk.bin
-objcopy --add-section .junk=junk.bin "$BTFENC" big.old || { bad "kill: objcopy"; exit 1; }
+objcopy --add-section .junk=junk.bin "$DEMO" big.old || { bad "kill: objcopy"; exit 1; }
 rm -f junk.bin
 cp big.old big.new && "$BTFENC" -J -j2 $FEAT big.new || { bad "kill: setup"; exit 1; }
 start=$(date +%s%N)
