@@ -61,7 +61,7 @@ static void count_kinds(struct btf **chain, int n, struct kind_bytes *k)
 			const struct btf_type *t = btf__type_by_id(chain[i], id);
 
 			k[btf_kind(t)].count++;
-			k[btf_kind(t)].bytes += btf_type_size(t);
+			k[btf_kind(t)].bytes += btf__type_size(chain[i], t);
 		}
 	}
 }

@@ -5,6 +5,7 @@
  * parameter, two when the first has CONTINUE.
  */
 #include "sites.h"
+#include "sites_merged.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -95,6 +96,12 @@ int sites_for_each(struct btf **chain, int n, int (*fn)(const struct site *s, vo
 
 			if (btf_kind(t) != BTF_KIND_LOCSEC)
 				continue;
+			if (btf__layout(btf) == BTF_LAYOUT_MERGED) {
+				err = sites_merged_for_each(btf, t, fn, ctx);
+				if (err)
+					return err;
+				continue;
+			}
 			for (k = 0; k < btf_vlen(t); k++) {
 				site_decode(btf, &loc[k], &site);
 				err = fn(&site, ctx);
