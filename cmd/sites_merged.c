@@ -37,6 +37,9 @@ static void decode_param(const struct btf *btf, uint32_t id, struct site_param *
 	if (p->flags & BTF_LOC_PARAM_CONST) {
 		out->kind = SP_CONST;
 		out->value = p->values[0] | (vlen > 1 ? (uint64_t)p->values[1] << 32 : 0);
+		/* One word of a signed value stands for its sign extension. */
+		if (vlen == 1 && (p->flags & BTF_LOC_PARAM_SIGNED))
+			out->value = (uint64_t)(int64_t)(int32_t)p->values[0];
 		return;
 	}
 	if (merged_only(p))

@@ -172,11 +172,15 @@ static bool size_ok(int size)
 	return a == 1 || a == 2 || a == 4 || a == 8;
 }
 
-/* A constant in one word when it fits, else two (only for 8 bytes). */
+/*
+ * A constant in one word when that word, sign-extended if SIGNED, is the
+ * value; else two (only for 8 bytes).
+ */
 static int const_param(struct mctx *c, const struct dw_loc *l, uint32_t flags, uint64_t v)
 {
 	uint32_t size = l->size < 0 ? -l->size : l->size;
-	bool wide = size == 8 && v >> 32;
+	uint64_t one = l->size < 0 ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
+	bool wide = size == 8 && one != v;
 
 	if (l->size < 0)
 		flags |= BTF_LOC_PARAM_SIGNED;
