@@ -82,7 +82,7 @@ static int parse_feature_list(struct feature_state *fs, const char *list)
 		fs->seen_list = true;
 	}
 	while (*p) {
-		size_t len = strcspn(p, ",");
+		size_t span = strcspn(p, ","), len = span;
 		const char *name = p;
 		uint32_t bit;
 
@@ -106,7 +106,7 @@ static int parse_feature_list(struct feature_state *fs, const char *list)
 					 name);
 			}
 		}
-		p += len;
+		p += span;
 		if (*p == ',')
 			p++;
 	}

@@ -30,7 +30,7 @@ enum enc_feature {
 	ENC_F_INLINE = 1u << 12,       /* inline sites into .BTF */
 	ENC_F_INLINE_EXTRA = 1u << 13, /* inline sites into .BTF.extra */
 	ENC_F_LAYOUT = 1u << 14,       /* merged location layout (bpf-next) */
-	ENC_F_DISTILLED_BASE = 1u << 14, /* with --btf_base: .BTF on .BTF.base */
+	ENC_F_DISTILLED_BASE = 1u << 15, /* with --btf_base: .BTF on .BTF.base */
 };
 
 /* pahole's "default" set. */

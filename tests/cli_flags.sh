@@ -58,6 +58,8 @@ check "the first --btf_features clears what legacy flags set" $?
 [ "$(feat -J --btf_features=var --btf_features=float,enum64)" = var,float,enum64 ]
 check "--btf_features given several times adds up" $?
 [ "$(feat -J --btf_features=+inline)" = "$DEFAULT,inline" ]; check "'+name' is default plus name" $?
+"$BTFENC" -V -J --btf_features=+inline,var "$T/obj" 2>&1 | grep -q "unknown"
+[ $? -ne 0 ]; check "'+name' consumes exactly its name (no stray unknown feature)" $?
 [ "$(feat -J --btf_features=+distilled_base)" = "$DEFAULT,distilled_base" ]
 check "distilled_base is a feature (no --btf_base: ignored, as pahole)" $?
 [ "$(feat -J --btf_features=var,no_such_thing)" = var ]; check "unknown names are ignored" $?
@@ -66,7 +68,7 @@ check "distilled_base is a feature (no --btf_base: ignored, as pahole)" $?
 check "Makefile.btf (1.26-1.30) flags" $?
 [ "$(feat -J --btf_features=default --btf_features=inline.extra)" = "$DEFAULT,inline.extra" ]
 check "inline.extra (seed 008)" $?
-"$BTFENC" -J --btf_features=+layout "$T/obj"; check "--btf_features=layout (Makefile.btf, 1.31) accepted" $?
+[ "$(feat -J --btf_features=default --btf_features=layout)" = "$DEFAULT,layout" ]; check "--btf_features=layout (Makefile.btf, 1.31)" $?
 "$BTFENC" -J --btf_features_strict=var,no_such_thing "$T/obj" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && grep -q "no_such_thing" "$T/err" && grep -q "encode_force,var,float" "$T/err"
 check "--btf_features_strict: unknown name is exit 1, lists supported features" $?
