@@ -76,6 +76,8 @@ static void *worker(void *arg)
 		err = dw_cu_decode(f, idx, p->o->dw, &s->cu, &p->safe_log);
 		if (err)
 			dw_cu_release(&s->cu);
+		/* vmlinux: 190 MB less resident memory per worker (-V shows it). */
+		dw_file_drop_cu_pages(f, idx);
 		pthread_mutex_lock(&p->lock);
 		s->ready = !err;
 		pthread_cond_broadcast(&p->cond);
@@ -151,6 +153,12 @@ int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ct
 	p.nr_cus = dw_file_cu_count(f);
 	dw_file_close(f);
 
+	/*
+	 * vmlinux, -j2 (2 cores, loaded machine): a window of 1 x jobs left
+	 * workers waiting on the merge (7.6 s wall, 5.3 s CPU); 2 x and 4 x
+	 * both ~4.3 s CPU, and the decode peak is 206-208 MB for all three.
+	 * The run's peak is in dedup, not here.
+	 */
 	p.window = 2 * (o->jobs ? o->jobs : 1);
 	p.slots = calloc(p.nr_cus ? p.nr_cus : 1, sizeof(*p.slots));
 	threads = calloc(o->jobs ? o->jobs : 1, sizeof(*threads));
