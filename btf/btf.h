@@ -502,6 +502,13 @@ struct btf_dedup_opts {
 	 * of this BTF's types before dedup, giving each one's id after it.
 	 */
 	uint32_t **id_map;
+	/*
+	 * Work on the BTF's own type records instead of a copy: a vmlinux
+	 * encode needs 130 MB less, but a failure leaves the BTF unusable
+	 * (only btf__free() is safe), so only a caller that discards it on
+	 * error may ask for it.
+	 */
+	bool in_place;
 };
 
 /*

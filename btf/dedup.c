@@ -38,7 +38,9 @@
  * Base types (split BTF) are canonical by definition and never change.
  *
  * The work happens on copies of the type records and a new string set;
- * the BTF is only touched once everything succeeded.
+ * the BTF is only touched once everything succeeded.  With in_place the
+ * BTF's own records are the working copy (no all-or-nothing, half the
+ * memory).
  */
 #include "btf_internal.h"
 
@@ -76,6 +78,7 @@ struct dedup {
 	/* Working copy of the own type records, and every type by id. */
 	char *types;
 	size_t types_cap;
+	bool in_place; /* types is btf->types */
 	struct btf_type **tp;
 	uint32_t *map;
 	uint32_t *hypot_map;
@@ -419,7 +422,8 @@ static bool equal_loc_proto(const struct btf_type *a, const struct btf_type *b)
 
 static void dedup_free(struct dedup *d)
 {
-	free(d->types);
+	if (!d->in_place)
+		free(d->types);
 	free(d->tp);
 	free(d->map);
 	free(d->hypot_map);
@@ -438,22 +442,23 @@ static int check_id(uint32_t *id, void *arg)
  * Copies the own records and indexes every type of the chain by id.
  * Every referenced id must exist: the phases index arrays with them.
  */
-static int dedup_init(struct dedup *d, struct btf *btf)
+static int dedup_init(struct dedup *d, struct btf *btf, bool in_place)
 {
 	uint32_t id, i;
 
 	d->btf = btf;
 	d->start_id = btf->start_id;
 	d->type_cnt = btf__type_cnt(btf);
-	d->types_cap = btf->types_len ? btf->types_len : 1;
-	d->types = malloc(d->types_cap);
+	d->in_place = in_place && btf->types;
+	d->types_cap = d->in_place ? btf->types_cap : btf->types_len ? btf->types_len : 1;
+	d->types = d->in_place ? btf->types : malloc(d->types_cap);
 	d->tp = malloc(d->type_cnt * sizeof(*d->tp));
 	d->map = malloc(d->type_cnt * sizeof(*d->map));
 	d->hypot_map = malloc(d->type_cnt * sizeof(*d->hypot_map));
 	if (!d->types || !d->tp || !d->map || !d->hypot_map)
 		return -ENOMEM;
 	/* An empty BTF has no types buffer: memcpy(NULL) is undefined even for 0. */
-	if (btf->types_len)
+	if (btf->types_len && !d->in_place)
 		memcpy(d->types, btf->types, btf->types_len);
 	for (id = 0; id < d->start_id; id++) {
 		d->tp[id] = (struct btf_type *)btf__type_by_id(btf, id);
@@ -1198,12 +1203,22 @@ static void dedup_install(struct dedup *d, long len, uint32_t *offs, uint32_t nr
 		d->types = types;
 	else
 		cap = d->types_cap;
-	free(btf->types);
+	/* In place, realloc() has already dealt with the old buffer. */
+	if (!d->in_place)
+		free(btf->types);
 	btf->types = d->types;
 	btf->types_len = len;
 	btf->types_cap = cap;
 	d->types = NULL;
-	free(btf->type_offs);
+	d->in_place = false;
+	if (offs != btf->type_offs) {
+		free(btf->type_offs);
+	} else {
+		/* In place: give back what 3.3M offsets took (vmlinux). */
+		uint32_t *fit = realloc(offs, (nr ? nr : 1) * sizeof(*offs));
+
+		offs = fit ? fit : offs;
+	}
 	btf->type_offs = offs;
 	btf->type_offs_cap = nr ? nr : 1;
 	btf->nr_types = nr;
@@ -1221,7 +1236,7 @@ int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts)
 
 	if (!btf)
 		return -EINVAL;
-	err = dedup_init(&d, btf);
+	err = dedup_init(&d, btf, opts && opts->in_place);
 	if (!err)
 		err = dedup_prep_base(&d);
 	if (!err)
@@ -1231,8 +1246,14 @@ int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts)
 	if (err)
 		goto out;
 
-	new_ids = malloc(d.type_cnt * sizeof(*new_ids));
-	offs = malloc((btf->nr_types ? btf->nr_types : 1) * sizeof(*offs));
+	/*
+	 * The hypothetical map is done with; in place, the new offsets go
+	 * over the old ones (compaction reads records through d.tp).
+	 */
+	new_ids = d.hypot_map;
+	d.hypot_map = NULL;
+	offs = d.in_place && btf->type_offs ? btf->type_offs :
+		malloc((btf->nr_types ? btf->nr_types : 1) * sizeof(*offs));
 	if (!new_ids || !offs) {
 		err = -ENOMEM;
 		goto out;
@@ -1254,7 +1275,8 @@ int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts)
 	offs = NULL;
 out:
 	free(new_ids);
-	free(offs);
+	if (offs != btf->type_offs)
+		free(offs);
 	dedup_free(&d);
 	return err;
 }

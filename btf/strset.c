@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *btf_add_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
-		  size_t add_cnt)
+static void *grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
+		      size_t add_cnt, bool zero_spare)
 {
 	size_t new_cnt, need = cur_cnt + add_cnt;
 	void *p;
@@ -30,10 +30,27 @@ void *btf_add_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size
 	p = realloc(*data, new_cnt * elem_sz);
 	if (!p)
 		return NULL;
-	memset((char *)p + *cap * elem_sz, 0, (new_cnt - *cap) * elem_sz);
+	if (zero_spare)
+		memset((char *)p + *cap * elem_sz, 0, (new_cnt - *cap) * elem_sz);
 	*data = p;
 	*cap = new_cnt;
 	return (char *)p + cur_cnt * elem_sz;
+}
+
+void *btf_add_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
+		  size_t add_cnt)
+{
+	return grow_mem(data, cap, elem_sz, cur_cnt, max_cnt, add_cnt, true);
+}
+
+void *btf_reserve_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
+		      size_t add_cnt)
+{
+	char *p = grow_mem(data, cap, elem_sz, cur_cnt, max_cnt, add_cnt, false);
+
+	if (p)
+		memset(p, 0, add_cnt * elem_sz);
+	return p;
 }
 
 static uint32_t str_hash(const char *s)

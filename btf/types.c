@@ -201,7 +201,7 @@ static int name_off_of(struct btf *btf, const char *name)
 
 void *btf_add_type_mem(struct btf *btf, size_t size)
 {
-	return btf_add_mem(&btf->types, &btf->types_cap, 1, btf->types_len, UINT32_MAX, size);
+	return btf_reserve_mem(&btf->types, &btf->types_cap, 1, btf->types_len, UINT32_MAX, size);
 }
 
 int btf_commit_type(struct btf *btf, size_t size)
@@ -210,8 +210,8 @@ int btf_commit_type(struct btf *btf, size_t size)
 
 	if (btf->start_id + btf->nr_types > BTF_MAX_NR_TYPES)
 		return -E2BIG;
-	off = btf_add_mem((void **)&btf->type_offs, &btf->type_offs_cap, sizeof(uint32_t),
-			  btf->nr_types, BTF_MAX_NR_TYPES, 1);
+	off = btf_reserve_mem((void **)&btf->type_offs, &btf->type_offs_cap, sizeof(uint32_t),
+			      btf->nr_types, BTF_MAX_NR_TYPES, 1);
 	if (!off)
 		return -ENOMEM;
 	*off = btf->types_len;
@@ -772,8 +772,8 @@ int btf__add_btf(struct btf *dst, const struct btf *src)
 		free(c.str_map);
 		return -ENOMEM;
 	}
-	if (!btf_add_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
-			 dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
+	if (!btf_reserve_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
+			     dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
 		free(c.str_map);
 		return -ENOMEM;
 	}

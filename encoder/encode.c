@@ -30,13 +30,37 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* -V: how long each stage took, to see where a slow run spends its time. */
+/* Peak and current resident memory (kB) from /proc, or zeros. */
+static void memory_kb(unsigned long *peak, unsigned long *anon, unsigned long *file)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+
+	*peak = *anon = *file = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "VmHWM: %lu", peak);
+		sscanf(line, "RssAnon: %lu", anon);
+		sscanf(line, "RssFile: %lu", file);
+	}
+	fclose(f);
+}
+
+/*
+ * -V: how long each stage took and the memory after it, to see where a
+ * slow or big run spends its time and memory.
+ */
 static void stage_done(const struct enc_state *s, const char *stage, double *t)
 {
+	unsigned long peak, anon, file;
 	double t2 = now();
 
-	if (s->o->verbose)
-		fprintf(stderr, "btfenc: %-14s %6.2f s\n", stage, t2 - *t);
+	if (s->o->verbose) {
+		memory_kb(&peak, &anon, &file);
+		fprintf(stderr, "btfenc: %-14s %6.2f s  (peak %lu MB, now %lu MB anon + %lu MB file)\n",
+			stage, t2 - *t, peak >> 10, anon >> 10, file >> 10);
+	}
 	*t = t2;
 }
 
@@ -47,6 +71,8 @@ static int dedup_and_remap(struct enc_state *s, struct btf *btf, const char *wha
 	int err;
 
 	opts.id_map = &map;
+	/* A failed run discards every BTF it built. */
+	opts.in_place = true;
 	err = btf__dedup(btf, &opts);
 	if (err) {
 		btf_log_printf(s->log, "%s: BTF dedup failed (%s): %s", s->o->path, what,

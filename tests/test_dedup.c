@@ -518,6 +518,56 @@ static void test_deterministic(void)
 	free(d2);
 }
 
+/*
+ * in_place (what the encoder asks for) works on the BTF's own records:
+ * the same bytes and the same id map as a dedup on a copy, also split.
+ */
+static void test_in_place(void)
+{
+	void *d[2] = {}, *b[2] = {};
+	uint32_t *map[2] = {};
+	size_t s[2] = {}, bs[2] = {};
+	struct btf *base, *split;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < 2; i++) {
+		struct btf_dedup_opts opts = { .id_map = &map[i], .in_place = i };
+		struct btf *btf = btf__new_empty();
+
+		add_every_kind(btf);
+		add_list_cu(btf);
+		add_every_kind(btf);
+		add_list_cu(btf);
+		n = btf__type_cnt(btf) - 1;
+		CHECK(btf__dedup(btf, &opts) == 0, "in_place=%u: btf__dedup", i);
+		CHECK(btf__type_cnt(btf) - 1 < n, "in_place=%u: nothing merged", i);
+		CHECK(!raw_of(btf, &d[i], &s[i]), "write_raw");
+		btf__free(btf);
+
+		base = btf__new_empty();
+		add_list_cu(base);
+		split = btf__new_empty_split(base);
+		add_list_cu(split);
+		add_every_kind(split);
+		opts.id_map = NULL;
+		CHECK(btf__dedup(split, &opts) == 0, "in_place=%u: split btf__dedup", i);
+		CHECK(!btf__write_raw(split, false, &b[i], &bs[i]), "write_raw split");
+		btf__free(split);
+		btf__free(base);
+	}
+	CHECK(s[0] == s[1] && d[0] && d[1] && !memcmp(d[0], d[1], s[0]),
+	      "in_place: output differs from the copying dedup");
+	CHECK(bs[0] == bs[1] && b[0] && b[1] && !memcmp(b[0], b[1], bs[0]),
+	      "in_place: split output differs from the copying dedup");
+	CHECK(map[0] && map[1] && !memcmp(map[0], map[1], n * sizeof(*map[0])),
+	      "in_place: id maps differ");
+	for (i = 0; i < 2; i++) {
+		free(d[i]);
+		free(b[i]);
+		free(map[i]);
+	}
+}
+
 /* A failing dedup leaves the BTF exactly as it was. */
 static void check_untouched(const char *what, struct btf *btf, int exp_err)
 {
@@ -570,6 +620,7 @@ int main(void)
 	test_split_base();
 	test_every_kind();
 	test_deterministic();
+	test_in_place();
 	test_failure();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
