@@ -70,7 +70,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 
 	if (chdir(sandbox))
 		abort();
-	/* getopt keeps state between calls: 0 reinitializes it fully. */
+	/*
+	 * getopt keeps a pointer into the last argv (a cluster like "-JV"
+	 * cut short by an error), and the subcommands restart it with
+	 * optind = 1, which keeps that pointer: in btfenc one parse per
+	 * process, here one per input.  A parse of nothing with optind = 0
+	 * drops it, as a fresh process would have it.
+	 */
+	{
+		char *none[] = { "btfenc", NULL };
+
+		optind = 0;
+		getopt(1, none, "");
+	}
 	optind = 0;
 	opterr = 0;
 	cli_verbose = 0;
