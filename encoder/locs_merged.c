@@ -35,7 +35,7 @@ struct mentry {
 };
 
 struct named_func {
-	const char *name;
+	const char *name; /* for sorting only: dst's strings move as FUNCs are added */
 	uint32_t id;
 };
 
@@ -130,12 +130,14 @@ static int site_func(struct mctx *c, const struct enc_site *site)
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(c->by_name[mid].name, name) < 0)
+		/* By id, not .name: adding FUNCs may move dst's strings. */
+		if (strcmp(btf__name_by_id(c->dst, c->by_name[mid].id), name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < c->nr_by_name && !strcmp(c->by_name[lo].name, name); lo++) {
+	for (; lo < c->nr_by_name && !strcmp(btf__name_by_id(c->dst, c->by_name[lo].id), name);
+	     lo++) {
 		if (proto_fits(c, btf__type_by_id(c->dst, c->by_name[lo].id)->type, site)) {
 			id = c->by_name[lo].id;
 			break;

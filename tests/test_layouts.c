@@ -37,6 +37,15 @@ static uint64_t trunc_to(uint64_t v, int32_t size)
 	return a >= 8 ? v : v & ((1ull << (8 * a)) - 1);
 }
 
+static void lines_free(struct lines *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
 static const char *NONE = "-";
 
 /* Seed: one param from ids[*j] (and ids[*j + 1] with CONTINUE). */
@@ -206,5 +215,10 @@ int main(int argc, char **argv)
 	       " locations only the merged layout has (0 in the seed layout); %" PRIu64
 	       " differences\n",
 	       s.n, m.n, other, only, diffs);
-	return diffs || !s.n ? 1 : 0;
+	i = diffs || !s.n ? 1 : 0;
+	lines_free(&s);
+	lines_free(&m);
+	btf__free(sb);
+	btf__free(mb);
+	return i;
 }
