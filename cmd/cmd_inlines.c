@@ -19,6 +19,8 @@
 /* Symbols of the text section by offset from the text base, to name sites. */
 struct symbolizer {
 	struct enc_elf_info elf;
+	bool has_base;     /* the text base is known from the ELF (not a module) */
+	uint64_t base;
 	const struct enc_elf_sym **by_off;
 	uint64_t *offs;
 	uint32_t n;
@@ -27,8 +29,10 @@ struct symbolizer {
 
 /* One output dialect; both print the same fields from the same calls. */
 struct emitter {
-	void (*site_begin)(const char *where, const struct site *s, bool first);
-	void (*param)(const struct site_param *p, const char *loc, uint32_t i);
+	void (*site_begin)(const char *where, const struct site *s, const struct symbolizer *sy,
+			   bool first);
+	void (*param)(const struct site_param *p, const char *loc, const struct symbolizer *sy,
+		      uint32_t i);
 	void (*site_end)(void);
 	void (*finish)(bool any);
 };
@@ -40,12 +44,14 @@ struct inlines_ctx {
 	uint64_t count;
 };
 
-static void text_site_begin(const char *where, const struct site *s, bool first)
+static void text_site_begin(const char *where, const struct site *s, const struct symbolizer *sy,
+			    bool first)
 {
 	printf("%s  %s(", where, s->name ? s->name : "?");
 }
 
-static void text_param(const struct site_param *p, const char *loc, uint32_t i)
+static void text_param(const struct site_param *p, const char *loc, const struct symbolizer *sy,
+		       uint32_t i)
 {
 	printf("%s%s=%s", i ? ", " : "", p->name ? p->name : "?", loc);
 }
@@ -59,18 +65,46 @@ static void text_finish(bool any)
 {
 }
 
-static void json_site_begin(const char *where, const struct site *s, bool first)
+static void json_site_begin(const char *where, const struct site *s, const struct symbolizer *sy,
+			    bool first)
 {
-	printf("%s\n  {\"func\": \"%s\", \"at\": \"%s\", \"offset\": %u, \"params\": [",
+	printf("%s\n  {\"func\": \"%s\", \"at\": \"%s\", \"offset\": %u",
 	       first ? "[" : ",", s->name ? s->name : "", where, s->offset);
+	if (sy->has_base)
+		printf(", \"addr\": %" PRIu64, sy->base + s->offset);
+	printf(", \"params\": [");
 }
 
-static void json_param(const struct site_param *p, const char *loc, uint32_t i)
+/*
+ * Numbers as a tool needs them: reg/reg2/offset for register kinds, and
+ * for a constant the value the consumer computes ("value", when the base
+ * is known or not needed; "base_relative" otherwise).
+ */
+static void json_param(const struct site_param *p, const char *loc, const struct symbolizer *sy,
+		       uint32_t i)
 {
 	static const char *const kinds[] = { "none", "reg", "deref", "const", "reg_pair" };
 
-	printf("%s{\"name\": \"%s\", \"kind\": \"%s\", \"size\": %d, \"loc\": \"%s\"}",
+	printf("%s{\"name\": \"%s\", \"kind\": \"%s\", \"size\": %d, \"loc\": \"%s\"",
 	       i ? ", " : "", p->name ? p->name : "", kinds[p->kind], p->size, loc);
+	switch (p->kind) {
+	case SP_REG:
+	case SP_DEREF:
+	case SP_REG_PAIR:
+		printf(", \"reg\": %u, \"reg2\": %u, \"offset\": %d", p->reg, p->reg2, p->offset);
+		break;
+	case SP_CONST:
+		if (!p->relocated)
+			printf(", \"value\": %" PRIu64, p->value);
+		else if (sy->has_base)
+			printf(", \"value\": %" PRIu64, p->value + sy->base);
+		else
+			printf(", \"base_relative\": %" PRIu64, p->value);
+		break;
+	case SP_NONE:
+		break;
+	}
+	printf("}");
 }
 
 static void json_site_end(void)
@@ -88,8 +122,10 @@ static const struct emitter text_emitter = { text_site_begin, text_param, text_s
 static const struct emitter json_emitter = { json_site_begin, json_param, json_site_end,
 					     json_finish };
 
-static void format_loc(const struct site_param *p, int em, char *buf, size_t len)
+static void format_loc(const struct site_param *p, const struct symbolizer *sy, char *buf,
+		       size_t len)
 {
+	int em = sy->elf.machine;
 	char r1[16], r2[16];
 
 	switch (p->kind) {
@@ -107,7 +143,13 @@ static void format_loc(const struct site_param *p, int em, char *buf, size_t len
 			 site_reg_name(em, p->reg2, r2, sizeof(r2)));
 		break;
 	case SP_CONST:
-		if (p->size < 0)
+		/* What the consumer computes: it adds the run-time base. */
+		if (p->relocated && sy->has_base)
+			snprintf(buf, len, "0x%" PRIx64, p->value + sy->base);
+		else if (p->relocated)
+			snprintf(buf, len, "%s%+" PRId64, sy->elf.is_rel ? ".text" : "_text",
+				 (int64_t)p->value);
+		else if (p->size < 0)
 			snprintf(buf, len, "%" PRId64, (int64_t)p->value);
 		else
 			snprintf(buf, len, "%" PRIu64, p->value);
@@ -138,6 +180,9 @@ static void symbolizer_load(struct symbolizer *sy, const char *path)
 		return;
 	base = sy->elf.is_rel ? 0 :
 	       sy->elf.has_text_sym ? sy->elf.text_sym : sy->elf.secs[text].addr;
+	/* A module's base is its load address, known only at run time. */
+	sy->has_base = !sy->elf.is_rel;
+	sy->base = base;
 	sy->by_off = calloc(sy->elf.nr_funcs + 1, sizeof(*sy->by_off));
 	sy->offs = calloc(sy->elf.nr_funcs + 1, sizeof(*sy->offs));
 	if (!sy->by_off || !sy->offs)
@@ -182,10 +227,10 @@ static int print_site(const struct site *s, void *arg)
 	if (c->name && (!s->name || strcmp(s->name, c->name)))
 		return 0;
 	symbolize(&c->sym, s->offset, where, sizeof(where));
-	c->em->site_begin(where, s, c->count == 0);
+	c->em->site_begin(where, s, &c->sym, c->count == 0);
 	for (i = 0; i < s->nr_params; i++) {
-		format_loc(&s->params[i], c->sym.elf.machine, loc, sizeof(loc));
-		c->em->param(&s->params[i], loc, i);
+		format_loc(&s->params[i], &c->sym, loc, sizeof(loc));
+		c->em->param(&s->params[i], loc, &c->sym, i);
 	}
 	c->em->site_end();
 	c->count++;

@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "sites.h"
 #include "../dwarf/dw.h"
-#include "../encoder/encoder.h"
+#include "../encoder/enc_internal.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -71,7 +71,7 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * a / b : 0.0;
 }
 
-static const char *const miss_names[DW_MISS_NR] = {
+static const char *const miss_names[ENC_MISS_NR] = {
 	[DW_MISS_NONE] = "",
 	[DW_MISS_NO_PARAM_DIE] = "no formal_parameter DIE",
 	[DW_MISS_NO_LOCATION] = "no location (optimized out)",
@@ -86,6 +86,8 @@ static const char *const miss_names[DW_MISS_NR] = {
 	[DW_MISS_BAD_SIZE] = "size not 1, 2, 4 or 8",
 	[DW_MISS_FBREG] = "frame base not resolvable",
 	[DW_MISS_BAD_DWARF] = "malformed DWARF",
+	[ENC_MISS_REGISTER] = "register the consumer cannot read (xmm)",
+	[ENC_MISS_RELOC_CONST] = "constant the consumer would relocate wrongly",
 };
 
 /* Re-encodes FILE's DWARF (nothing written) to learn why parameters are missing. */
@@ -111,7 +113,7 @@ static void print_reasons(const char *path, const char *base)
 	       pct(c.params_located, c.params));
 	printf("  reg+offset or frame base (merged layout only): %llu\n",
 	       (unsigned long long)c.layout_only);
-	for (i = 1; i < DW_MISS_NR; i++)
+	for (i = 1; i < ENC_MISS_NR; i++)
 		if (c.miss[i])
 			printf("  missing, %s: %llu\n", miss_names[i], (unsigned long long)c.miss[i]);
 }

@@ -11,8 +11,26 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The consumer's test: a pointer once modifiers and typedefs are peeled. */
+static bool is_pointer(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t;
+	unsigned int hops, k;
+
+	for (hops = 0; hops < 64 && (t = btf__type_by_id(btf, id)); hops++) {
+		k = btf_kind(t);
+		if (k == BTF_KIND_PTR)
+			return true;
+		if (k != BTF_KIND_TYPEDEF && k != BTF_KIND_CONST && k != BTF_KIND_VOLATILE &&
+		    k != BTF_KIND_RESTRICT && k != BTF_KIND_TYPE_TAG)
+			return false;
+		id = t->type;
+	}
+	return false;
+}
+
 static void decode_param(const struct btf *btf, const uint32_t *ids, uint32_t nr_ids, uint32_t *j,
-			 struct site_param *p)
+			 uint32_t type, struct site_param *p)
 {
 	const struct btf_type *t = *j < nr_ids ? btf__type_by_id(btf, ids[*j]) : NULL;
 	const struct btf_loc_param *lp;
@@ -26,6 +44,7 @@ static void decode_param(const struct btf *btf, const uint32_t *ids, uint32_t nr
 	if (btf_kflag(t)) {
 		p->kind = SP_CONST;
 		p->value = btf_loc_param_value(t);
+		p->relocated = (p->size == 8 || p->size == -8) && is_pointer(btf, type);
 		return;
 	}
 	p->reg = lp->reg;
@@ -73,7 +92,7 @@ void site_decode(const struct btf *btf, const struct btf_loc *loc, struct site *
 	}
 	for (i = 0; i < out->nr_params; i++) {
 		out->params[i].name = btf__str_by_offset(btf, params[i].name_off);
-		decode_param(btf, ids, nr_ids, &j, &out->params[i]);
+		decode_param(btf, ids, nr_ids, &j, params[i].type, &out->params[i]);
 	}
 	if (j != nr_ids && !out->truncated)
 		out->malformed = true;

@@ -16,6 +16,11 @@ struct site_param {
 	uint16_t reg, reg2;
 	int32_t offset;
 	uint64_t value;
+	/*
+	 * SP_CONST that seed 010's consumer adds the run-time text base to
+	 * (pointer parameter, 8 bytes): value is relative to that base.
+	 */
+	bool relocated;
 };
 
 struct site {

@@ -47,7 +47,19 @@ struct enc_site {
 	uint32_t first_loc; /* into enc_state.locs, nr_params entries */
 };
 
-_Static_assert(DW_MISS_NR <= 16, "enc_site_counts.miss is too small");
+/*
+ * Reasons the seed-layout writer adds to enc_site_counts.miss after the
+ * DWARF ones: a register seed 010's consumer cannot read (xmm on x86-64),
+ * and a constant whose run-time value the consumer would get wrong (see
+ * const_value() in locs.c).
+ */
+enum {
+	ENC_MISS_REGISTER = DW_MISS_NR,
+	ENC_MISS_RELOC_CONST,
+	ENC_MISS_NR,
+};
+
+_Static_assert(ENC_MISS_NR <= 16, "enc_site_counts.miss is too small");
 
 struct enc_state {
 	const struct enc_opts *o;

@@ -9,6 +9,7 @@
  */
 #include "enc_internal.h"
 
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,16 +104,87 @@ static bool size_ok(int size)
 	return a == 1 || a == 2 || a == 4 || a == 8;
 }
 
+/* Is type @id a pointer once modifiers and typedefs are peeled, as the
+ * consumer peels them? */
+static bool is_pointer(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t;
+	unsigned int hops, k;
+
+	for (hops = 0; hops < 64; hops++) {
+		t = btf__type_by_id(btf, id);
+		if (!t)
+			return false;
+		k = btf_kind(t);
+		if (k == BTF_KIND_PTR)
+			return true;
+		if (k != BTF_KIND_TYPEDEF && k != BTF_KIND_CONST && k != BTF_KIND_VOLATILE &&
+		    k != BTF_KIND_RESTRICT && k != BTF_KIND_TYPE_TAG)
+			return false;
+		id = t->type;
+	}
+	return false;
+}
+
+/*
+ * Registers seed 010's consumer can read from pt_regs: on x86-64 DWARF
+ * 0-15 (rax..r15); anything else (xmm, st) makes it fail the whole
+ * attachment, so such a parameter is left out.
+ */
+static bool reg_ok(const struct enc_state *s, uint16_t reg)
+{
+	return s->elf.machine != EM_X86_64 || reg <= 15;
+}
+
+/*
+ * The value a constant LOC_PARAM stores so that seed 010's consumer
+ * computes the parameter's run-time value.  The consumer adds the run-time
+ * text base (_text, or a module's load address) to a constant exactly
+ * when the FUNC_PROTO parameter is a pointer and the size is 8, so:
+ *
+ *   DW_OP_addr X, pointer parameter      -> X - base (relocates with it)
+ *   plain number, non-pointer parameter  -> the number
+ *   DW_OP_addr X, non-pointer parameter  -> left out: the consumer would
+ *     read the link-time address, wrong once KASLR or module loading moves
+ *     the text (unsigned long holding an address)
+ *   plain number, pointer parameter      -> left out: NULL or an ERR_PTR
+ *     would come out as number + run-time base, and the run-time base is
+ *     not known here (storing -link_base is right only without KASLR)
+ *
+ * Returns false for the left-out cases.
+ */
+static bool const_value(const struct dw_loc *l, bool ptr, uint64_t base, uint64_t *out)
+{
+	bool relocated = ptr && (l->size == 8 || l->size == -8);
+
+	if (l->kind == DW_LOC_ADDR && relocated) {
+		*out = l->value - base;
+		return true;
+	}
+	if (l->kind == DW_LOC_CONST && !relocated) {
+		*out = l->value;
+		return true;
+	}
+	return false;
+}
+
 /* Appends the LOC_PARAM ids for one parameter to @ids; returns how many. */
-static int param_ids(struct site_ctx *c, const struct dw_loc *l, uint32_t *ids, uint64_t base)
+static int param_ids(struct site_ctx *c, const struct dw_loc *l, uint32_t type, uint32_t *ids,
+		     uint64_t base)
 {
 	struct enc_site_counts *cnt = &c->s->counts;
 	int id = -EINVAL, id2;
+	uint64_t v;
 
 	cnt->params++;
+	ids[0] = 0;
 	if (l->kind != DW_LOC_NONE && l->kind != DW_LOC_REG_PAIR && !size_ok(l->size)) {
 		cnt->miss[DW_MISS_BAD_SIZE]++;
-		ids[0] = 0;
+		return 1;
+	}
+	if ((l->kind == DW_LOC_REG || l->kind == DW_LOC_DEREF || l->kind == DW_LOC_REG_PAIR) &&
+	    (!reg_ok(c->s, l->reg) || (l->kind == DW_LOC_REG_PAIR && !reg_ok(c->s, l->reg2)))) {
+		cnt->miss[ENC_MISS_REGISTER]++;
 		return 1;
 	}
 	switch ((enum dw_loc_kind)l->kind) {
@@ -123,10 +195,12 @@ static int param_ids(struct site_ctx *c, const struct dw_loc *l, uint32_t *ids, 
 		id = loc_param(c, l->size, false, 0, l->reg, BTF_LOC_FLAG_DEREF, l->offset);
 		break;
 	case DW_LOC_CONST:
-		id = loc_param(c, l->size, true, l->value, 0, 0, 0);
-		break;
 	case DW_LOC_ADDR:
-		id = loc_param(c, l->size, true, l->value - base, 0, 0, 0);
+		if (!const_value(l, is_pointer(c->dst, type), base, &v)) {
+			cnt->miss[ENC_MISS_RELOC_CONST]++;
+			return 1;
+		}
+		id = loc_param(c, l->size, true, v, 0, 0, 0);
 		break;
 	case DW_LOC_REG_PAIR:
 		id = loc_param(c, 8, false, 0, l->reg, BTF_LOC_FLAG_CONTINUE, 0);
@@ -141,11 +215,9 @@ static int param_ids(struct site_ctx *c, const struct dw_loc *l, uint32_t *ids, 
 	case DW_LOC_FBREG:
 		/* Only the merged layout can say "reg + offset" or "frame base". */
 		cnt->layout_only++;
-		ids[0] = 0;
 		return 1;
 	case DW_LOC_NONE:
 		cnt->miss[l->reason < DW_MISS_NR ? l->reason : DW_MISS_BAD_DWARF]++;
-		ids[0] = 0;
 		return 1;
 	}
 	if (id < 0)
@@ -164,7 +236,8 @@ static int site_loc_proto(struct site_ctx *c, const struct enc_site *site, uint6
 	if (!ids)
 		return -ENOMEM;
 	for (i = 0; i < site->nr_params; i++) {
-		k = param_ids(c, &c->s->locs[site->first_loc + i], ids + n, base);
+		k = param_ids(c, &c->s->locs[site->first_loc + i],
+			      c->s->params[site->first_param + i].type, ids + n, base);
 		if (k < 0) {
 			free(ids);
 			return k;

@@ -28,7 +28,7 @@ find_program(SITES_CLANG clang)
 set(SITES_FIXTURE_DIR ${CMAKE_CURRENT_BINARY_DIR}/fixtures-inline)
 file(MAKE_DIRECTORY ${SITES_FIXTURE_DIR})
 set(SITES_FIXTURES)
-foreach(src basic args)
+foreach(src basic args consts)
 	foreach(cc GCC CLANG)
 		if(NOT SITES_${cc})
 			continue()
@@ -36,9 +36,10 @@ foreach(src basic args)
 		string(TOLOWER ${cc} ccname)
 		foreach(opt O1 O2 O3)
 			set(out ${SITES_FIXTURE_DIR}/${src}-${ccname}-${opt})
-			# The compiler command, recorded: <cc> -<opt> -g -o OUT SRC
+			# The compiler command, recorded: <cc> -<opt> -g -o OUT SRC.
+			# Not PIE: gdb's run-time addresses are the link-time ones.
 			add_custom_command(OUTPUT ${out}
-				COMMAND ${SITES_${cc}} -${opt} -g -o ${out}
+				COMMAND ${SITES_${cc}} -${opt} -g -fno-pie -no-pie -o ${out}
 					${TESTS_DIR}/fixtures/inline/${src}.c
 				DEPENDS ${TESTS_DIR}/fixtures/inline/${src}.c
 				COMMENT "inline fixture ${src} ${ccname} -${opt}")
@@ -52,6 +53,16 @@ foreach(src basic args)
 	endforeach()
 endforeach()
 add_custom_target(sites_fixtures ALL DEPENDS ${SITES_FIXTURES})
+
+# Issue 5 acceptance 1: every encoded site of every fixture, run under gdb,
+# each located parameter compared with gdb's value in the inline frame.
+find_program(SITES_GDB gdb)
+if(Python3_FOUND AND SITES_GDB)
+	add_test(NAME sites_gdb_values
+		COMMAND ${Python3_EXECUTABLE} ${TESTS_DIR}/inline_gdb.py ${BTFENC_BIN}
+			${SITES_FIXTURES})
+	set_tests_properties(sites_gdb_values PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
 
 # The real kernel: totals only (coverage is reported, the structure is what
 # the fixtures check).  Debian's vmlinux-6.1.0-57-cloud-amd64; absent in CI.
