@@ -91,7 +91,7 @@ enum dw_loc_kind {
 	DW_LOC_REG_OFF,   /* value is reg + offset (not dereferenced) */
 	DW_LOC_FBREG,     /* value in memory at frame base + offset (unresolved) */
 	DW_LOC_CONST,     /* constant value */
-	DW_LOC_ADDR,      /* constant address, value = address - text base */
+	DW_LOC_ADDR,      /* constant address; ET_REL: in section reg at offset value */
 };
 
 /* Why a parameter is DW_LOC_NONE; stats counts these. */
@@ -131,6 +131,7 @@ struct dw_site {
 	uint16_t nr_params;
 	uint64_t addr;        /* entry_pc, else low_pc, else lowest range */
 	uint32_t first_loc;   /* index into dw_cu.locs, nr_params entries */
+	uint32_t shndx;       /* ET_REL: addr's ELF section, addr its offset there */
 	uint64_t die_off;
 };
 
@@ -167,6 +168,13 @@ void dw_file_close(struct dw_file *f);
 
 /* Number of CUs (stable order: .debug_info order). */
 uint32_t dw_file_cu_count(const struct dw_file *f);
+
+/*
+ * ET_REL files: the ELF section index holding the relocated DWARF address
+ * *@addr (libdwfl's layout), with *@addr rewritten to its offset in that
+ * section; -ENOENT if no section holds it.  Other files: 0, *@addr kept.
+ */
+int dw_file_addr_section(struct dw_file *f, uint64_t *addr);
 
 /* Machine (EM_*), ELF class pointer size (4 or 8) and byte order. */
 int dw_file_machine(const struct dw_file *f);

@@ -26,6 +26,7 @@ struct dw_file {
 	Elf *elf;
 	Dwarf *dw;   /* owned unless dwfl is set */
 	Dwfl *dwfl;  /* ET_REL only; owns dw */
+	Dwfl_Module *mod; /* ET_REL only: the module dwfl laid out */
 	Dwarf_Off *cu_offs; /* DIE offset of each CU's unit DIE */
 	uint32_t nr_cus;
 	size_t cus_cap;
@@ -64,6 +65,7 @@ static int open_relocated(struct dw_file *f, const char *path, const struct btf_
 	f->dw = dwfl_module_getdwarf(mod, &bias);
 	if (!f->dw)
 		goto err;
+	f->mod = mod;
 	return 0;
 err:
 	btf_log_printf(log, "%s: cannot read DWARF: %s", path, dwfl_errmsg(-1));
@@ -291,4 +293,19 @@ void dw_file_drop_cu_pages(struct dw_file *f, uint32_t idx)
 		drop_pages(f, raw, raw + raw_size);
 	else
 		drop_pages(f, start, start + (next - hdr));
+}
+
+int dw_file_addr_section(struct dw_file *f, uint64_t *addr)
+{
+	Dwarf_Addr a = *addr;
+	GElf_Word shndx;
+	int idx;
+
+	if (!f->mod)
+		return 0;
+	idx = dwfl_module_relocate_address(f->mod, &a);
+	if (idx < 0 || !dwfl_module_relocation_info(f->mod, idx, &shndx))
+		return -ENOENT;
+	*addr = a;
+	return shndx;
 }

@@ -678,12 +678,33 @@ static void param_loc(struct dw_cu_ctx *ctx, Dwarf_Die *site, Dwarf_Addr addr,
 		resolve_fbreg(ctx, site, addr, out);
 }
 
+/*
+ * A relocatable object's addresses are libdwfl's arbitrary layout of its
+ * sections: a consumer needs a section and an offset in it.  A constant
+ * address becomes (section in reg, offset in value); one no section holds
+ * is not an address the loader relocates.
+ */
+static void rel_addr_loc(struct dw_cu_ctx *ctx, struct dw_loc *loc)
+{
+	uint64_t off = loc->value;
+	int shndx;
+
+	if (loc->kind != DW_LOC_ADDR)
+		return;
+	shndx = dw_file_addr_section(ctx->file, &off);
+	if (shndx < 0 || shndx > UINT16_MAX)
+		return set_miss(loc, loc->size, DW_MISS_COMPUTED);
+	loc->reg = shndx;
+	loc->value = off;
+}
+
 static int site_append(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_site *site,
 		       struct site_proto *proto)
 {
 	struct dw_loc loc;
 	long idx;
 	size_t i;
+	int shndx;
 
 	site->first_param = ctx->cu->nr_params;
 	site->first_loc = ctx->cu->nr_locs;
@@ -695,10 +716,15 @@ static int site_append(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_site *si
 	}
 	for (i = 0; i < proto->nr; i++) {
 		param_loc(ctx, die, site->addr, &proto->params[i], &loc);
+		rel_addr_loc(ctx, &loc);
 		idx = dw_cu_add_loc(ctx, &loc);
 		if (idx < 0)
 			return idx;
 	}
+	shndx = dw_file_addr_section(ctx->file, &site->addr);
+	if (shndx < 0)
+		return 0; /* not in any section: nothing can probe it */
+	site->shndx = shndx;
 	idx = dw_cu_add_site(ctx, site);
 	return idx < 0 ? idx : 0;
 }

@@ -45,6 +45,7 @@ struct enc_site {
 	uint16_t nr_params;
 	uint64_t addr;
 	uint32_t first_loc; /* into enc_state.locs, nr_params entries */
+	uint32_t shndx;     /* ET_REL: ELF section of addr, addr its offset */
 };
 
 /*

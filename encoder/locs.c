@@ -24,25 +24,29 @@ struct site_ctx {
 	struct enc_state *s;
 	struct btf *dst;
 	struct enc_memo *protos, *params, *loc_protos;
+	int text; /* ELF section index of .text */
 };
 
-/* The range of addresses whose sites are kept, and the base of offsets. */
+/*
+ * The range of addresses whose sites are kept, and the base of offsets.
+ * A relocatable object (a module) has section-relative addresses: its
+ * sites in .text are kept, at their offset in it, which is their offset
+ * from the module's .text once loaded (seed 010 adds /proc/modules' base).
+ */
 static int text_range(const struct enc_state *s, uint64_t *lo, uint64_t *hi, uint64_t *base)
 {
 	int idx = enc_elf_sec_by_name(&s->elf, ".text");
 
-	if (s->elf.is_rel) {
-		btf_log_printf(s->log,
-			       "%s: inline sites of relocatable objects are not supported yet",
-			       s->o->path);
-		return -EOPNOTSUPP;
-	}
 	if (idx < 0) {
 		btf_log_printf(s->log, "%s: no .text section for inline site offsets", s->o->path);
 		return -ENOENT;
 	}
-	*lo = s->elf.secs[idx].addr;
+	*lo = s->elf.is_rel ? 0 : s->elf.secs[idx].addr;
 	*hi = *lo + s->elf.secs[idx].size;
+	if (s->elf.is_rel) {
+		*base = 0;
+		return 0;
+	}
 	/* vmlinux: offsets from _text, which the kernel exports as its base. */
 	*base = s->elf.has_text_sym ? s->elf.text_sym : *lo;
 	return 0;
@@ -153,10 +157,14 @@ static bool reg_ok(const struct enc_state *s, uint16_t reg)
  *
  * Returns false for the left-out cases.
  */
-static bool const_value(const struct dw_loc *l, bool ptr, uint64_t base, uint64_t *out)
+static bool const_value(const struct site_ctx *c, const struct dw_loc *l, bool ptr, uint64_t base,
+			uint64_t *out)
 {
 	bool relocated = ptr && (l->size == 8 || l->size == -8);
 
+	/* A module: only an address in its .text moves with the base. */
+	if (l->kind == DW_LOC_ADDR && c->s->elf.is_rel && l->reg != c->text)
+		return false;
 	if (l->kind == DW_LOC_ADDR && relocated) {
 		*out = l->value - base;
 		return true;
@@ -196,7 +204,7 @@ static int param_ids(struct site_ctx *c, const struct dw_loc *l, uint32_t type, 
 		break;
 	case DW_LOC_CONST:
 	case DW_LOC_ADDR:
-		if (!const_value(l, is_pointer(c->dst, type), base, &v)) {
+		if (!const_value(c, l, is_pointer(c->dst, type), base, &v)) {
 			cnt->miss[ENC_MISS_RELOC_CONST]++;
 			return 1;
 		}
@@ -296,7 +304,7 @@ static int emit_locsecs(struct btf *dst, struct loc_entry *e, size_t n)
 
 int enc_add_sites(struct enc_state *s, struct btf *dst)
 {
-	struct site_ctx c = { s, dst, enc_memo_new(), enc_memo_new(), enc_memo_new() };
+	struct site_ctx c = { s, dst, enc_memo_new(), enc_memo_new(), enc_memo_new(), -1 };
 	struct loc_entry *entries;
 	uint64_t lo, hi, base;
 	size_t i, n = 0;
@@ -308,12 +316,14 @@ int enc_add_sites(struct enc_state *s, struct btf *dst)
 		goto out;
 	}
 	err = text_range(s, &lo, &hi, &base);
+	c.text = enc_elf_sec_by_name(&s->elf, ".text");
 	for (i = 0; i < s->nr_sites && !err; i++) {
 		const struct enc_site *site = &s->sites[i];
 		int fp, lp;
 
 		s->counts.sites++;
-		if (site->addr < lo || site->addr >= hi || site->addr - base > UINT32_MAX) {
+		if (site->addr < lo || site->addr >= hi || site->addr - base > UINT32_MAX ||
+		    (s->elf.is_rel && site->shndx != (uint32_t)c.text)) {
 			s->counts.outside_text++;
 			continue;
 		}

@@ -149,6 +149,7 @@ static int merge_sites(struct enc_state *s, const struct cu_map *m, const struct
 		d->ret_type = map_id(m, site->ret_type);
 		d->nr_params = site->nr_params;
 		d->addr = site->addr;
+		d->shndx = site->shndx;
 		d->first_loc = s->nr_locs;
 		memcpy(l, &cu->locs[site->first_loc], site->nr_params * sizeof(*l));
 		s->nr_locs += site->nr_params;
