@@ -44,6 +44,24 @@ long dw_cu_add_site(struct dw_cu_ctx *ctx, const struct dw_site *s);
 long dw_cu_add_loc(struct dw_cu_ctx *ctx, const struct dw_loc *l);
 
 /*
+ * file.c, for sites.c: looked up once per handle.  The data of
+ * .debug_loclists (@dwarf5) or .debug_loc, NULL if absent or compressed;
+ * the .eh_frame CFI, NULL if none (freed with the handle).
+ */
+Elf_Data *dw_file_loc_data(struct dw_file *f, bool dwarf5);
+/*
+ * sites.c's memo of the subprogram holding the last site: DIE offsets
+ * [lo, hi) are inside @sub, a top-level subprogram with no nested
+ * subprogram of its own.  hi == 0: empty.
+ */
+struct dw_sub_memo {
+	Dwarf_Die sub;
+	Dwarf_Off lo, hi;
+};
+struct dw_sub_memo *dw_file_sub_memo(struct dw_file *f);
+Dwarf_CFI *dw_file_eh_cfi(struct dw_file *f);
+
+/*
  * sites.c: records one DW_TAG_inlined_subroutine DIE @die as a dw_site
  * (its origin's prototype, its address, one dw_loc per prototype
  * parameter).  cu.c calls it for every such DIE at any depth, nested ones

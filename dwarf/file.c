@@ -27,6 +27,12 @@ struct dw_file {
 	Dwarf *dw;   /* owned unless dwfl is set */
 	Dwfl *dwfl;  /* ET_REL only; owns dw */
 	Dwfl_Module *mod; /* ET_REL only: the module dwfl laid out */
+	/* Looked up once: .debug_loc(lists) data for location views, .eh_frame CFI. */
+	Elf_Data *loc_data[2];
+	bool loc_looked[2];
+	Dwarf_CFI *eh_cfi;
+	bool eh_looked;
+	struct dw_sub_memo sub_memo;
 	Dwarf_Off *cu_offs; /* DIE offset of each CU's unit DIE */
 	uint32_t nr_cus;
 	size_t cus_cap;
@@ -177,6 +183,8 @@ void dw_file_close(struct dw_file *f)
 {
 	if (!f)
 		return;
+	if (f->eh_cfi)
+		dwarf_cfi_end(f->eh_cfi);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
 	else if (f->dw)
@@ -308,4 +316,52 @@ int dw_file_addr_section(struct dw_file *f, uint64_t *addr)
 		return -ENOENT;
 	*addr = a;
 	return shndx;
+}
+
+/* The data of section @name of the ELF file libdw reads, uncompressed only. */
+static Elf_Data *section_data(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	size_t shstrndx;
+	const char *s;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &shdr) || (shdr.sh_flags & SHF_COMPRESSED))
+			continue;
+		s = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (s && !strcmp(s, name))
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+Elf_Data *dw_file_loc_data(struct dw_file *f, bool dwarf5)
+{
+	/*
+	 * Once per handle: a section walk per parameter cost libelf's
+	 * lock round trips a third of a vmlinux run.
+	 */
+	if (!f->loc_looked[dwarf5]) {
+		f->loc_data[dwarf5] = section_data(dwarf_getelf(f->dw),
+						   dwarf5 ? ".debug_loclists" : ".debug_loc");
+		f->loc_looked[dwarf5] = true;
+	}
+	return f->loc_data[dwarf5];
+}
+
+Dwarf_CFI *dw_file_eh_cfi(struct dw_file *f)
+{
+	if (!f->eh_looked) {
+		f->eh_cfi = dwarf_getelf(f->dw) ? dwarf_getcfi_elf(dwarf_getelf(f->dw)) : NULL;
+		f->eh_looked = true;
+	}
+	return f->eh_cfi;
+}
+
+struct dw_sub_memo *dw_file_sub_memo(struct dw_file *f)
+{
+	return &f->sub_memo;
 }

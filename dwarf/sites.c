@@ -436,25 +436,6 @@ static bool read_uleb(struct loc_views *v, uint64_t *val)
 	return true;
 }
 
-static Elf_Data *section_data(Elf *elf, const char *name)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
-	size_t shstrndx;
-	const char *s;
-
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &shdr) || (shdr.sh_flags & SHF_COMPRESSED))
-			continue;
-		s = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (s && !strcmp(s, name))
-			return elf_getdata(scn, NULL);
-	}
-	return NULL;
-}
-
 /* The view pairs of @param's location list, from DW_AT_GNU_locviews. */
 static bool loc_views(struct dw_cu_ctx *ctx, Dwarf_Die *param, struct loc_views *v)
 {
@@ -466,7 +447,7 @@ static bool loc_views(struct dw_cu_ctx *ctx, Dwarf_Die *param, struct loc_views 
 	if (!dwarf_attr(param, DW_AT_GNU_locviews, &attr) || dwarf_formudata(&attr, &off) != 0 ||
 	    dwarf_cu_info(param->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0)
 		return false;
-	data = section_data(dwarf_getelf(ctx->dw), version >= 5 ? ".debug_loclists" : ".debug_loc");
+	data = dw_file_loc_data(ctx->file, version >= 5);
 	if (!data || !data->d_buf || off >= data->d_size)
 		return false;
 	v->p = (const uint8_t *)data->d_buf + off;
@@ -568,8 +549,8 @@ static bool cfa_at(struct dw_cu_ctx *ctx, Dwarf_Addr addr, uint16_t *reg, int64_
 
 	for (i = 0; i < 2 && !ok; i++) {
 		/* .eh_frame only when .debug_frame does not cover @addr. */
-		if (i == 1 && dwarf_getelf(ctx->dw))
-			cfi[1] = dwarf_getcfi_elf(dwarf_getelf(ctx->dw));
+		if (i == 1)
+			cfi[1] = dw_file_eh_cfi(ctx->file);
 		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], addr, &frame) != 0)
 			continue;
 		if (dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 &&
@@ -580,27 +561,79 @@ static bool cfa_at(struct dw_cu_ctx *ctx, Dwarf_Addr addr, uint16_t *reg, int64_
 		}
 		free(frame);
 	}
-	if (cfi[1])
-		dwarf_cfi_end(cfi[1]);
 	return ok;
+}
+
+/*
+ * Does the subtree under @die hold a subprogram with code?  gcc puts
+ * declarations of block-scope externs there too; they hold no sites.
+ */
+static bool has_nested_sub(Dwarf_Die *die, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return depth > 64;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_subprogram &&
+		    (dwarf_hasattr(&child, DW_AT_low_pc) || dwarf_hasattr(&child, DW_AT_ranges)))
+			return true;
+		if (has_nested_sub(&child, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/*
+ * The subprogram holding @site.  dwarf_getscopes_die() walks the CU from
+ * its root each time (a quarter of a vmlinux run when done per fbreg
+ * parameter); sites come in DIE order, so the last top-level subprogram
+ * found is remembered with its DIE range, when nothing nests in it.
+ */
+static bool containing_sub(struct dw_cu_ctx *ctx, Dwarf_Die *site, Dwarf_Die *out)
+{
+	struct dw_sub_memo *m = dw_file_sub_memo(ctx->file);
+	Dwarf_Off off = dwarf_dieoffset(site);
+	Dwarf_Die *scopes = NULL, next;
+	int i, n;
+
+	if (m->hi && off > m->lo && off < m->hi && m->sub.cu == site->cu) {
+		*out = m->sub;
+		return true;
+	}
+	n = dwarf_getscopes_die(site, &scopes);
+	for (i = 0; i < n; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+	if (i >= n) {
+		free(scopes);
+		return false;
+	}
+	*out = scopes[i];
+	/* Top level (its parent is the CU) and no nested subprogram: memo. */
+	m->hi = 0;
+	if (i + 2 == n && !has_nested_sub(out, 0)) {
+		m->sub = *out;
+		m->lo = dwarf_dieoffset(out);
+		next = *out;
+		/* The CU's last child holds every later DIE of the CU. */
+		m->hi = dwarf_siblingof(&next, &next) == 0 ? dwarf_dieoffset(&next) : UINT64_MAX;
+	}
+	free(scopes);
+	return true;
 }
 
 /* The frame base of the subprogram holding @site, at @addr, as reg + off. */
 static bool frame_base_at(struct dw_cu_ctx *ctx, Dwarf_Die *site, Dwarf_Addr addr,
 			  uint16_t *reg, int64_t *off)
 {
-	Dwarf_Die *scopes = NULL;
 	Dwarf_Attribute attr;
+	Dwarf_Die sub;
 	Dwarf_Op *ops;
 	size_t nops;
-	int i, n;
 	bool ok = false;
 
-	n = dwarf_getscopes_die(site, &scopes);
-	for (i = 0; i < n; i++)
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			break;
-	if (i >= n || !dwarf_attr(&scopes[i], DW_AT_frame_base, &attr) ||
+	if (!containing_sub(ctx, site, &sub) || !dwarf_attr(&sub, DW_AT_frame_base, &attr) ||
 	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) != 1 || nops != 1)
 		goto out;
 	if (ops[0].atom == DW_OP_call_frame_cfa) {
@@ -620,7 +653,6 @@ static bool frame_base_at(struct dw_cu_ctx *ctx, Dwarf_Die *site, Dwarf_Addr add
 		ok = true;
 	}
 out:
-	free(scopes);
 	return ok;
 }
 
