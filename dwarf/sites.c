@@ -587,40 +587,56 @@ static bool has_nested_sub(Dwarf_Die *die, int depth)
 /*
  * The subprogram holding @site.  dwarf_getscopes_die() walks the CU from
  * its root each time (a quarter of a vmlinux run when done per fbreg
- * parameter); sites come in DIE order, so the last top-level subprogram
- * found is remembered with its DIE range, when nothing nests in it.
+ * parameter); sites come in DIE order, so the CU's children are scanned
+ * forward and the last top-level subprogram found is remembered with its
+ * DIE range, when no subprogram with code nests in it (else getscopes).
  */
 static bool containing_sub(struct dw_cu_ctx *ctx, Dwarf_Die *site, Dwarf_Die *out)
 {
 	struct dw_sub_memo *m = dw_file_sub_memo(ctx->file);
 	Dwarf_Off off = dwarf_dieoffset(site);
-	Dwarf_Die *scopes = NULL, next;
+	Dwarf_Die *scopes = NULL, cur, next, cu;
+	bool has_next;
 	int i, n;
 
 	if (m->hi && off > m->lo && off < m->hi && m->sub.cu == site->cu) {
 		*out = m->sub;
 		return true;
 	}
+	/*
+	 * The CU's child holding @site, scanning siblings forward from the
+	 * last one found (sites come in DIE order).
+	 */
+	if (m->hi && m->sub.cu == site->cu && off >= m->hi)
+		cur = m->sub;
+	else if (!dwarf_diecu(site, &cu, NULL, NULL) || dwarf_child(&cu, &cur) != 0)
+		goto scopes;
+	for (;;) {
+		next = cur;
+		has_next = dwarf_siblingof(&next, &next) == 0;
+		if (!has_next || off < dwarf_dieoffset(&next))
+			break;
+		cur = next;
+	}
+	m->hi = 0;
+	if (dwarf_tag(&cur) == DW_TAG_subprogram && off > dwarf_dieoffset(&cur) &&
+	    !has_nested_sub(&cur, 0)) {
+		m->sub = cur;
+		m->lo = dwarf_dieoffset(&cur);
+		/* The CU's last child holds every later DIE of the CU. */
+		m->hi = has_next ? dwarf_dieoffset(&next) : UINT64_MAX;
+		*out = cur;
+		return true;
+	}
+scopes:
 	n = dwarf_getscopes_die(site, &scopes);
 	for (i = 0; i < n; i++)
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
 			break;
-	if (i >= n) {
-		free(scopes);
-		return false;
-	}
-	*out = scopes[i];
-	/* Top level (its parent is the CU) and no nested subprogram: memo. */
-	m->hi = 0;
-	if (i + 2 == n && !has_nested_sub(out, 0)) {
-		m->sub = *out;
-		m->lo = dwarf_dieoffset(out);
-		next = *out;
-		/* The CU's last child holds every later DIE of the CU. */
-		m->hi = dwarf_siblingof(&next, &next) == 0 ? dwarf_dieoffset(&next) : UINT64_MAX;
-	}
+	if (i < n)
+		*out = scopes[i];
 	free(scopes);
-	return true;
+	return i < n;
 }
 
 /* The frame base of the subprogram holding @site, at @addr, as reg + off. */
