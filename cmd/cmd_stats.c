@@ -118,7 +118,7 @@ static void print_reasons(const char *path, const char *base)
 			printf("  missing, %s: %llu\n", miss_names[i], (unsigned long long)c.miss[i]);
 }
 
-static void print_stats(struct btf **chain, int n, const struct site_stats *st)
+static void print_stats(struct btf **chain, int n, bool split, const struct site_stats *st)
 {
 	struct kind_bytes k[NR_BTF_KINDS] = {};
 	uint64_t loc_bytes;
@@ -134,7 +134,9 @@ static void print_stats(struct btf **chain, int n, const struct site_stats *st)
 	       (unsigned long long)k[BTF_KIND_LOC_PROTO].bytes);
 	printf("LOCSEC: %llu (%llu bytes)\n", (unsigned long long)k[BTF_KIND_LOCSEC].count,
 	       (unsigned long long)k[BTF_KIND_LOCSEC].bytes);
-	if (n > 1)
+	/* A split part (.BTF.extra, or a raw file on --base) holds only the
+	 * prototypes .BTF did not already have. */
+	if (n > 1 || split)
 		printf("FUNC_PROTO in the last split part: %llu (%llu bytes)\n",
 		       (unsigned long long)k[BTF_KIND_FUNC_PROTO].count,
 		       (unsigned long long)k[BTF_KIND_FUNC_PROTO].bytes);
@@ -187,7 +189,7 @@ int cmd_stats(int argc, char **argv)
 	if (cli_load_with_extra(bases, nr_bases, argv[optind], &chain, &n))
 		goto out;
 	sites_for_each(chain + nr_bases, n - nr_bases, count_site, &st);
-	print_stats(chain + nr_bases, n - nr_bases, &st);
+	print_stats(chain + nr_bases, n - nr_bases, nr_bases > 0, &st);
 	cli_free_chain(chain, n);
 	print_reasons(argv[optind], nr_bases ? bases[nr_bases - 1] : NULL);
 	ret = fflush(stdout) ? 1 : 0;
