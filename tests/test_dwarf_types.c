@@ -259,6 +259,8 @@ static void sl_uniq(struct strlist *l)
 {
 	size_t i, j = 0;
 
+	if (!l->n)
+		return; /* qsort must not see a NULL array */
 	qsort(l->v, l->n, sizeof(*l->v), cmp_str);
 	for (i = 0; i < l->n; i++) {
 		if (j && !strcmp(l->v[j - 1], l->v[i]))
