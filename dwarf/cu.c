@@ -511,7 +511,22 @@ static bool is_leaf(int tag)
 	return false;
 }
 
-static int walk(struct dw_walk *w, Dwarf_Die *parent, bool top, int depth)
+static int walk(struct dw_walk *w, Dwarf_Die *parent, bool top, int depth, bool *annots);
+
+/* A STRUCT/UNION/class: nested types first, its members read on the way. */
+static int walk_struct(struct dw_walk *w, Dwarf_Die *die, int depth)
+{
+	size_t mark = dw_types_struct_begin(w->ctx);
+	bool annots = false;
+	int err;
+
+	/* Nested types first: pahole numbers them before their parent. */
+	err = walk(w, die, false, depth + 1, &annots);
+	return err ? err : dw_types_struct_end(w->ctx, die, mark, annots);
+}
+
+/* @annots: @parent is a struct; its members go to types.c. */
+static int walk(struct dw_walk *w, Dwarf_Die *parent, bool top, int depth, bool *annots)
 {
 	const struct dw_opts *opts = w->ctx->opts;
 	Dwarf_Die child;
@@ -525,17 +540,20 @@ static int walk(struct dw_walk *w, Dwarf_Die *parent, bool top, int depth)
 		return 0;
 	do {
 		tag = dwarf_tag(&child);
-		if (dw_is_type_tag(tag)) {
-			/* Nested types first: pahole numbers them before their parent. */
+		if (annots && tag == DW_TAG_member) {
+			err = dw_types_struct_member(w->ctx, &child);
+		} else if (annots && tag == DW_TAG_LLVM_annotation) {
+			*annots = true;
+		} else if (dw_is_type_tag(tag)) {
 			if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 			    tag == DW_TAG_class_type)
-				err = walk(w, &child, false, depth + 1);
-			if (!err)
+				err = walk_struct(w, &child, depth);
+			else
 				err = dw_types_reserve(w->ctx, &child);
 		} else if (tag == DW_TAG_subprogram) {
 			err = defer(w, &child, DW_DEFER_FUNC);
 			if (!err)
-				err = walk(w, &child, false, depth + 1);
+				err = walk(w, &child, false, depth + 1, NULL);
 		} else if (tag == DW_TAG_variable) {
 			if (top)
 				err = defer(w, &child, DW_DEFER_VAR);
@@ -543,9 +561,9 @@ static int walk(struct dw_walk *w, Dwarf_Die *parent, bool top, int depth)
 			if (opts->collect_inlines)
 				err = defer(w, &child, DW_DEFER_SITE);
 			if (!err)
-				err = walk(w, &child, false, depth + 1);
+				err = walk(w, &child, false, depth + 1, NULL);
 		} else if (!is_leaf(tag)) {
-			err = walk(w, &child, tag == DW_TAG_namespace && top, depth + 1);
+			err = walk(w, &child, tag == DW_TAG_namespace && top, depth + 1, NULL);
 		}
 		if (err)
 			return err;
@@ -615,7 +633,7 @@ int dw_cu_decode(struct dw_file *f, uint32_t idx, const struct dw_opts *opts, st
 		cu->skipped = true;
 		goto out;
 	}
-	err = walk(&w, &ctx.cu_die, true, 0);
+	err = walk(&w, &ctx.cu_die, true, 0, NULL);
 	if (!err)
 		err = dw_types_encode(&ctx);
 	if (!err)

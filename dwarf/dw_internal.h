@@ -100,6 +100,15 @@ void dw_types_free(struct dw_types *t);
 int dw_types_reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die);
 int dw_types_encode(struct dw_cu_ctx *ctx);
 int dw_types_finish(struct dw_cu_ctx *ctx);
+/*
+ * The walk of a STRUCT/UNION/class DIE: _begin() before its children,
+ * _member() for each DW_TAG_member child (read once, kept for emission),
+ * _end() after them instead of dw_types_reserve(); @annots: it has an
+ * annotation child.
+ */
+size_t dw_types_struct_begin(struct dw_cu_ctx *ctx);
+int dw_types_struct_member(struct dw_cu_ctx *ctx, Dwarf_Die *die);
+int dw_types_struct_end(struct dw_cu_ctx *ctx, Dwarf_Die *die, size_t mark, bool annots);
 /* True for the DIE tags that dw_types_reserve() wants. */
 bool dw_is_type_tag(int tag);
 

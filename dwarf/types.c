@@ -39,6 +39,32 @@ struct dw_slot {
 	uint32_t id;        /* id of the first BTF type it makes */
 	uint16_t nr_tags;   /* TYPE_TAGs before a pointer */
 	bool index_int;
+	/* STRUCT/UNION read by the walk: its data members, in dw_types.mems. */
+	bool has_mems;
+	bool has_annots;    /* an annotation child (btf_decl_tag) */
+	uint32_t first_mem;
+	uint32_t nr_mems;
+};
+
+/*
+ * A data member as one pass over its attributes read it (libdw walks a
+ * DIE's attribute list once per dwarf_attr() and takes a lock per DIE
+ * it meets: the walk reads members once, emission reuses this).
+ */
+struct dw_member {
+	Dwarf_Die die;        /* for annotation children and messages */
+	Dwarf_Attribute type; /* .valp NULL: none */
+	const char *name;
+	uint32_t bit_off;
+	uint32_t bit_size;
+	bool has_children;
+};
+
+/* The members of the structs being walked, innermost last. */
+struct dw_member_stack {
+	struct dw_member *m;
+	size_t nr;
+	size_t cap;
 };
 
 struct dw_pending_tag {
@@ -69,6 +95,11 @@ struct dw_types {
 	struct dw_pending_tag *dtags;
 	size_t nr_dtags;
 	size_t dtags_cap;
+
+	/* Members of walked structs, each struct's contiguous (slot.first_mem). */
+	struct dw_member_stack mems;
+	/* Members of the structs whose walk is under way. */
+	struct dw_member_stack open;
 };
 
 struct dw_types *dw_types_new(void)
@@ -90,6 +121,8 @@ void dw_types_free(struct dw_types *t)
 	free(t->vals);
 	free(t->slots);
 	free(t->dtags);
+	free(t->mems.m);
+	free(t->open.m);
 	free(t);
 }
 
@@ -182,6 +215,58 @@ static bool die_flag(Dwarf_Die *die, int name)
 	bool flag = false;
 
 	return dwarf_attr(die, name, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
+}
+
+static bool attr_udata(Dwarf_Attribute *attr, Dwarf_Word *val)
+{
+	return attr->valp && dwarf_formudata(attr, val) == 0;
+}
+
+/* What one pass over a type DIE's attributes keeps. */
+struct type_attrs {
+	Dwarf_Attribute name, byte_size, encoding;
+	bool declaration, integrate;
+};
+
+static int type_attr_cb(Dwarf_Attribute *attr, void *arg)
+{
+	struct type_attrs *a = arg;
+	Dwarf_Attribute *keep = NULL;
+	bool flag = false;
+
+	switch (dwarf_whatattr(attr)) {
+	case DW_AT_name:
+		keep = &a->name;
+		break;
+	case DW_AT_byte_size:
+		keep = &a->byte_size;
+		break;
+	case DW_AT_encoding:
+		keep = &a->encoding;
+		break;
+	case DW_AT_declaration:
+		if (!a->declaration)
+			a->declaration = dwarf_formflag(attr, &flag) == 0 && flag;
+		break;
+	case DW_AT_abstract_origin:
+	case DW_AT_specification:
+		a->integrate = true;
+		break;
+	}
+	if (keep && !keep->valp)
+		*keep = *attr;
+	return DWARF_CB_OK;
+}
+
+/* Reads @die's attributes; returns its name as dwarf_diename() would. */
+static const char *type_attrs_read(Dwarf_Die *die, struct type_attrs *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (dwarf_getattrs(die, type_attr_cb, a, 0) < 0)
+		memset(a, 0, sizeof(*a));
+	if (a->name.valp)
+		return dwarf_formstring(&a->name);
+	return a->integrate ? dwarf_diename(die) : NULL;
 }
 
 /* The annotation's value if @die is DW_TAG_LLVM_annotation named @kind. */
@@ -372,12 +457,13 @@ static bool pow2(Dwarf_Word v)
 
 static int emit_base(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
-	const char *name = dwarf_diename(die);
+	struct type_attrs a;
+	const char *name = type_attrs_read(die, &a);
 	Dwarf_Word enc = 0, size = 0;
 	int flags = 0;
 
-	die_udata(die, DW_AT_encoding, &enc);
-	die_udata(die, DW_AT_byte_size, &size);
+	attr_udata(&a.encoding, &enc);
+	attr_udata(&a.byte_size, &size);
 	if (enc == DW_ATE_float && ctx->opts->encode_float && name &&
 	    (size == 2 || size == 4 || size == 8 || size == 12 || size == 16))
 		return btf__add_float(ctx->cu->btf, name, size);
@@ -487,113 +573,269 @@ static int emit_ref(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int kind)
 	return btf__add_restrict(ctx->cu->btf, ref);
 }
 
-/* Byte offset of a member: a constant, or DW_OP_plus_uconst (DWARF 2). */
-static bool member_byte_offset(Dwarf_Die *die, Dwarf_Word *off)
+/* What one pass over a member's attributes keeps. */
+struct member_attrs {
+	Dwarf_Attribute type, name, loc, bit_size, data_bit_off, bit_off, byte_size;
+	bool external, declaration, integrate;
+};
+
+static int member_attr_cb(Dwarf_Attribute *attr, void *arg)
 {
-	Dwarf_Attribute attr;
+	struct member_attrs *a = arg;
+	Dwarf_Attribute *keep = NULL;
+	bool flag = false;
+
+	switch (dwarf_whatattr(attr)) {
+	case DW_AT_type:
+		keep = &a->type;
+		break;
+	case DW_AT_name:
+		keep = &a->name;
+		break;
+	case DW_AT_data_member_location:
+		keep = &a->loc;
+		break;
+	case DW_AT_bit_size:
+		keep = &a->bit_size;
+		break;
+	case DW_AT_data_bit_offset:
+		keep = &a->data_bit_off;
+		break;
+	case DW_AT_bit_offset:
+		keep = &a->bit_off;
+		break;
+	case DW_AT_byte_size:
+		keep = &a->byte_size;
+		break;
+	case DW_AT_external:
+		if (!a->external)
+			a->external = dwarf_formflag(attr, &flag) == 0 && flag;
+		break;
+	case DW_AT_declaration:
+		if (!a->declaration)
+			a->declaration = dwarf_formflag(attr, &flag) == 0 && flag;
+		break;
+	case DW_AT_abstract_origin:
+	case DW_AT_specification:
+		a->integrate = true;
+		break;
+	}
+	/* dwarf_attr() finds the first of duplicates: keep that one. */
+	if (keep && !keep->valp)
+		*keep = *attr;
+	return DWARF_CB_OK;
+}
+
+/* Byte offset of a member: a constant, or DW_OP_plus_uconst (DWARF 2). */
+static Dwarf_Word member_byte_offset(Dwarf_Attribute *attr)
+{
+	Dwarf_Word off = 0;
 	Dwarf_Op *ops;
 	size_t nops;
 
-	*off = 0;
-	if (!dwarf_attr(die, DW_AT_data_member_location, &attr))
-		return false;
-	if (dwarf_formudata(&attr, off) == 0)
-		return true;
-	if (dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 &&
-	    ops[0].atom == DW_OP_plus_uconst) {
-		*off = ops[0].number;
-		return true;
-	}
-	return false;
+	if (!attr->valp)
+		return 0;
+	if (dwarf_formudata(attr, &off) == 0)
+		return off;
+	if (dwarf_getlocation(attr, &ops, &nops) == 0 && nops == 1 &&
+	    ops[0].atom == DW_OP_plus_uconst)
+		return ops[0].number;
+	return 0;
 }
 
 /* Bit offset and bitfield size of a member, in BTF's (DWARF 4+) terms. */
-static void member_bits(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *bit_off,
-			uint32_t *bit_size)
+static void member_bits(struct dw_cu_ctx *ctx, struct member_attrs *a, struct dw_member *m)
 {
-	Dwarf_Word byte_off, data_bit_off, dw2_bit_off, size = 0, bits = 0;
-	Dwarf_Attribute attr;
+	Dwarf_Word data_bit_off, dw2_bit_off, size = 0, bits = 0, unit;
 	Dwarf_Die type;
 
-	member_byte_offset(die, &byte_off);
-	*bit_off = byte_off * 8;
-	*bit_size = 0;
-	if (!die_udata(die, DW_AT_bit_size, &bits))
+	m->bit_off = member_byte_offset(&a->loc) * 8;
+	m->bit_size = 0;
+	if (!attr_udata(&a->bit_size, &bits))
 		return;
-	if (dwarf_attr(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &type))
-		dwarf_aggregate_size(&type, &size);
-	if (die_udata(die, DW_AT_data_bit_offset, &data_bit_off)) {
-		*bit_off = data_bit_off;
-	} else if (die_udata(die, DW_AT_bit_offset, &dw2_bit_off)) {
+	if (attr_udata(&a->data_bit_off, &data_bit_off)) {
+		m->bit_off = data_bit_off;
+	} else if (attr_udata(&a->bit_off, &dw2_bit_off)) {
 		/* DWARF 2/3: counted from the storage unit's most significant bit. */
-		Dwarf_Word unit = size;
-
-		die_udata(die, DW_AT_byte_size, &unit);
+		if (a->type.valp && dwarf_formref_die(&a->type, &type))
+			dwarf_aggregate_size(&type, &size);
+		unit = size;
+		attr_udata(&a->byte_size, &unit);
 		if (is_big_endian(ctx))
-			*bit_off += dw2_bit_off;
+			m->bit_off += dw2_bit_off;
 		else
-			*bit_off += unit * 8 - dw2_bit_off - bits;
+			m->bit_off += unit * 8 - dw2_bit_off - bits;
 	}
-	*bit_size = bits;
+	m->bit_size = bits;
 }
 
-static bool is_data_member(Dwarf_Die *die)
+/*
+ * Reads member DIE @die into @m with one dwarf_getattrs() pass.  Returns
+ * 1 for a data member, 0 for a C++ static member (a declaration).
+ */
+static int member_read(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_member *m)
 {
-	if (dwarf_tag(die) != DW_TAG_member)
-		return false;
-	/* C++ static members: declarations, external. */
-	return !die_flag(die, DW_AT_external) && !die_flag(die, DW_AT_declaration);
+	struct member_attrs a = { 0 };
+
+	if (dwarf_getattrs(die, member_attr_cb, &a, 0) < 0)
+		memset(&a, 0, sizeof(a));
+	if (a.external || a.declaration)
+		return 0;
+	m->die = *die;
+	m->type = a.type;
+	if (a.name.valp)
+		m->name = dwarf_formstring(&a.name);
+	else
+		m->name = a.integrate ? dwarf_diename(die) : NULL;
+	member_bits(ctx, &a, m);
+	m->has_children = dwarf_haschildren(die);
+	return 1;
 }
 
-static int emit_members(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t self)
+/* Reads member @die onto the open stack (nothing for a static member). */
+static int member_push(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
-	uint32_t type, bit_off, bit_size;
+	struct dw_member_stack *st = &ctx->types->open;
+	struct dw_member *m;
+
+	m = btf_add_mem((void **)&st->m, &st->cap, sizeof(*m), st->nr, UINT32_MAX, 1);
+	if (!m)
+		return -ENOMEM;
+	if (member_read(ctx, die, m))
+		st->nr++;
+	return 0;
+}
+
+size_t dw_types_struct_begin(struct dw_cu_ctx *ctx)
+{
+	return ctx->types->open.nr;
+}
+
+int dw_types_struct_member(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	return member_push(ctx, die);
+}
+
+int dw_types_struct_end(struct dw_cu_ctx *ctx, Dwarf_Die *die, size_t mark, bool annots)
+{
+	struct dw_types *t = ctx->types;
+	size_t n = t->open.nr - mark;
+	struct dw_member *dst;
+	struct dw_slot *s;
+	uint32_t id;
+	int err;
+
+	if (map_get(t, dwarf_dieoffset(die), &id)) {
+		t->open.nr = mark;
+		return 0;
+	}
+	err = reserve(ctx, die, &id);
+	if (err)
+		return err;
+	dst = btf_add_mem((void **)&t->mems.m, &t->mems.cap, sizeof(*dst), t->mems.nr,
+			  UINT32_MAX, n ? n : 1);
+	if (!dst)
+		return -ENOMEM;
+	memcpy(dst, t->open.m + mark, n * sizeof(*dst));
+	s = &t->slots[t->nr_slots - 1];
+	s->has_mems = true;
+	s->has_annots = annots;
+	s->first_mem = t->mems.nr;
+	s->nr_mems = n;
+	t->mems.nr += n;
+	t->open.nr = mark;
+	return 0;
+}
+
+/* Emits @n members from @m; @m is not moved by what this emits. */
+static int emit_members(struct dw_cu_ctx *ctx, struct dw_member *m, size_t n,
+			uint32_t self)
+{
+	Dwarf_Attribute attr;
+	uint32_t type;
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		type = 0;
+		attr = m[i].type;
+		if (attr.valp) {
+			Dwarf_Die ref;
+
+			if (!dwarf_formref_die(&attr, &ref)) {
+				dw_log_die(ctx, &m[i].die, "type reference to nowhere",
+					   true);
+				return -EINVAL;
+			}
+			err = resolve(ctx, &ref, &type, 0);
+			if (err)
+				return err;
+		}
+		err = btf__add_field(ctx->cu->btf, m[i].name, type, m[i].bit_off, m[i].bit_size);
+		if (err) {
+			dw_log_die(ctx, &m[i].die, "member not encodable in BTF", false);
+			return err;
+		}
+		if (m[i].has_children) {
+			err = collect_decl_tags(ctx, &m[i].die, self, i);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* A struct the walk did not read (another CU's): its members read now. */
+static int emit_unwalked_members(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t self)
+{
+	struct dw_member_stack *st = &ctx->types->open;
+	size_t mark = st->nr;
 	Dwarf_Die child;
-	int err, idx = 0;
+	int err = 0;
 
 	if (!dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
 		return 0;
 	do {
-		if (!is_data_member(&child))
-			continue;
-		err = ref_id(ctx, &child, DW_AT_type, &type, 0);
-		if (err)
-			return err;
-		member_bits(ctx, &child, &bit_off, &bit_size);
-		err = btf__add_field(ctx->cu->btf, dwarf_diename(&child), type, bit_off, bit_size);
-		if (err) {
-			dw_log_die(ctx, &child, "member not encodable in BTF", false);
-			return err;
-		}
-		err = collect_decl_tags(ctx, &child, self, idx++);
-		if (err)
-			return err;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return 0;
+		if (dwarf_tag(&child) == DW_TAG_member)
+			err = member_push(ctx, &child);
+	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	if (!err)
+		err = emit_members(ctx, st->m + mark, st->nr - mark, self);
+	st->nr = mark;
+	return err;
 }
 
-static int emit_struct(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t self)
+static int emit_struct(struct dw_cu_ctx *ctx, const struct dw_slot *s)
 {
-	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
-	const char *name = dwarf_diename(die);
+	Dwarf_Die die = s->die;
+	bool is_union = dwarf_tag(&die) == DW_TAG_union_type;
+	uint32_t self = s->id + s->nr_tags;
+	struct dw_member_stack *mems = &ctx->types->mems;
+	struct type_attrs a;
+	const char *name = type_attrs_read(&die, &a);
 	Dwarf_Word size = 0;
-	int id, err;
+	int id, err = 0;
 
-	if (die_flag(die, DW_AT_declaration)) {
+	if (a.declaration) {
 		if (!name) {
-			dw_log_die(ctx, die, "anonymous declaration", false);
+			dw_log_die(ctx, &die, "anonymous declaration", false);
 			return -EINVAL;
 		}
 		return btf__add_fwd(ctx->cu->btf, name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
 	}
-	die_udata(die, DW_AT_byte_size, &size);
+	attr_udata(&a.byte_size, &size);
 	id = is_union ? btf__add_union(ctx->cu->btf, name, size) :
 			btf__add_struct(ctx->cu->btf, name, size);
 	if (id < 0)
 		return id;
-	err = collect_decl_tags(ctx, die, self, -1);
-	if (!err)
-		err = emit_members(ctx, die, self);
+	if (!s->has_mems || s->has_annots)
+		err = collect_decl_tags(ctx, &die, self, -1);
+	if (err)
+		return err;
+	if (s->has_mems)
+		err = emit_members(ctx, mems->m + s->first_mem, s->nr_mems, self);
+	else
+		err = emit_unwalked_members(ctx, &die, self);
 	return err ? err : id;
 }
 
@@ -807,7 +1049,7 @@ static int emit_die(struct dw_cu_ctx *ctx, const struct dw_slot *s)
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
-		return emit_struct(ctx, &die, self);
+		return emit_struct(ctx, s);
 	case DW_TAG_enumeration_type:
 		return emit_enum(ctx, &die);
 	case DW_TAG_array_type:
