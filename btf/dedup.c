@@ -79,7 +79,13 @@ struct dedup {
 	char *types;
 	size_t types_cap;
 	bool in_place; /* types is btf->types */
-	struct btf_type **tp;
+	/*
+	 * Every type by id: base types by pointer, own ones by their offset
+	 * in types (vmlinux: 3.3M ids, 13 MB of offsets instead of 27 MB of
+	 * pointers).  Compaction rewrites offs as it moves records.
+	 */
+	struct btf_type **base_tp;
+	uint32_t *offs;
 	uint32_t *map;
 	uint32_t *hypot_map;
 	uint32_t *hypot_list;
@@ -92,6 +98,13 @@ struct dedup {
 	struct strset *strs;
 	uint32_t *str_map;
 };
+
+static inline struct btf_type *tp(const struct dedup *d, uint32_t id)
+{
+	if (id < d->start_id)
+		return d->base_tp[id];
+	return (struct btf_type *)(d->types + d->offs[id - d->start_id]);
+}
 
 static uint64_t hmix(uint64_t h, uint64_t v)
 {
@@ -274,7 +287,7 @@ static bool compat_enum(const struct btf_type *a, const struct btf_type *b)
  */
 static uint64_t member_sig(const struct dedup *d, uint32_t id)
 {
-	const struct btf_type *t = d->tp[id];
+	const struct btf_type *t = tp(d, id);
 	unsigned int kind = btf_kind(t);
 
 	if (kind == BTF_KIND_FWD || kind == BTF_KIND_UNION)
@@ -424,7 +437,7 @@ static void dedup_free(struct dedup *d)
 {
 	if (!d->in_place)
 		free(d->types);
-	free(d->tp);
+	free(d->base_tp);
 	free(d->map);
 	free(d->hypot_map);
 	free(d->hypot_list);
@@ -452,16 +465,17 @@ static int dedup_init(struct dedup *d, struct btf *btf, bool in_place)
 	d->in_place = in_place && btf->types;
 	d->types_cap = d->in_place ? btf->types_cap : btf->types_len ? btf->types_len : 1;
 	d->types = d->in_place ? btf->types : malloc(d->types_cap);
-	d->tp = malloc(d->type_cnt * sizeof(*d->tp));
+	d->base_tp = malloc((d->start_id ? d->start_id : 1) * sizeof(*d->base_tp));
+	d->offs = btf->type_offs;
 	d->map = malloc(d->type_cnt * sizeof(*d->map));
 	d->hypot_map = malloc(d->type_cnt * sizeof(*d->hypot_map));
-	if (!d->types || !d->tp || !d->map || !d->hypot_map)
+	if (!d->types || !d->base_tp || !d->map || !d->hypot_map)
 		return -ENOMEM;
 	/* An empty BTF has no types buffer: memcpy(NULL) is undefined even for 0. */
 	if (btf->types_len && !d->in_place)
 		memcpy(d->types, btf->types, btf->types_len);
 	for (id = 0; id < d->start_id; id++) {
-		d->tp[id] = (struct btf_type *)btf__type_by_id(btf, id);
+		d->base_tp[id] = (struct btf_type *)btf__type_by_id(btf, id);
 		d->map[id] = id;
 	}
 	for (i = 0; i < btf->nr_types; i++) {
@@ -473,7 +487,6 @@ static int dedup_init(struct dedup *d, struct btf *btf, bool in_place)
 		if (btf_type_visit_type_ids(t, btf->layout, check_id, &d->type_cnt))
 			return -EINVAL;
 		id = d->start_id + i;
-		d->tp[id] = t;
 		d->map[id] = self ? id : ID_UNPROCESSED;
 	}
 	memset(d->hypot_map, 0xff, d->type_cnt * sizeof(*d->hypot_map));
@@ -525,7 +538,7 @@ static int dedup_strings(struct dedup *d)
 	if (!d->strs || !d->str_map)
 		return -ENOMEM;
 	for (id = d->start_id; id < d->type_cnt; id++) {
-		err = btf_type_visit_str_offs(d->tp[id], d->btf->layout, remap_str, d);
+		err = btf_type_visit_str_offs(tp(d, id), d->btf->layout, remap_str, d);
 		if (err)
 			return err;
 	}
@@ -591,7 +604,7 @@ static int dedup_prep_base(struct dedup *d)
 	int err;
 
 	for (id = 1; id < d->start_id; id++) {
-		err = type_hash(d, d->tp[id], &h);
+		err = type_hash(d, tp(d, id), &h);
 		if (err < 0)
 			return err;
 		if (err)
@@ -620,12 +633,12 @@ static uint32_t resolve_id(const struct dedup *d, uint32_t id)
 
 static uint32_t dedup_enum(struct dedup *d, uint32_t id, uint64_t h)
 {
-	struct btf_type *t = d->tp[id];
+	struct btf_type *t = tp(d, id);
 	uint32_t cand_id;
 	size_t pos;
 
 	for_each_cand(&d->tab, h, pos, cand_id) {
-		struct btf_type *cand = d->tp[cand_id];
+		struct btf_type *cand = tp(d, cand_id);
 
 		if (btf_kind(cand) != btf_kind(t))
 			continue;
@@ -645,19 +658,19 @@ static uint32_t dedup_enum(struct dedup *d, uint32_t id, uint64_t h)
 static uint32_t find_equal(struct dedup *d, uint32_t id, uint64_t h,
 			   bool (*equal)(const struct btf_type *, const struct btf_type *))
 {
-	struct btf_type *t = d->tp[id];
+	struct btf_type *t = tp(d, id);
 	uint32_t cand_id;
 	size_t pos;
 
 	for_each_cand(&d->tab, h, pos, cand_id)
-		if (btf_kind(d->tp[cand_id]) == btf_kind(t) && equal(t, d->tp[cand_id]))
+		if (btf_kind(tp(d, cand_id)) == btf_kind(t) && equal(t, tp(d, cand_id)))
 			return cand_id;
 	return id;
 }
 
 static int dedup_prim_type(struct dedup *d, uint32_t id)
 {
-	struct btf_type *t = d->tp[id];
+	struct btf_type *t = tp(d, id);
 	uint32_t new_id = id;
 	uint64_t h = 0;
 
@@ -738,10 +751,10 @@ static uint32_t resolve_fwd_id(const struct dedup *d, uint32_t id)
 {
 	uint32_t r;
 
-	if (btf_kind(d->tp[id]) != BTF_KIND_FWD)
+	if (btf_kind(tp(d, id)) != BTF_KIND_FWD)
 		return id;
 	r = resolve_id(d, id);
-	return btf_kind(d->tp[r]) == BTF_KIND_FWD ? id : r;
+	return btf_kind(tp(d, r)) == BTF_KIND_FWD ? id : r;
 }
 
 static unsigned int fwd_kind(const struct btf_type *t)
@@ -755,7 +768,7 @@ static unsigned int fwd_kind(const struct btf_type *t)
  */
 static bool identical_dups(const struct dedup *d, uint32_t id1, uint32_t id2)
 {
-	const struct btf_type *a = d->tp[id1], *b = d->tp[id2];
+	const struct btf_type *a = tp(d, id1), *b = tp(d, id2);
 	unsigned int kind = btf_kind(a);
 	const struct btf_member *ma, *mb;
 	unsigned int i, n;
@@ -859,8 +872,8 @@ static int is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
 	if (hypot_add(d, canon_id, cand_id))
 		return -ENOMEM;
 
-	cand = d->tp[cand_id];
-	canon = d->tp[canon_id];
+	cand = tp(d, cand_id);
+	canon = tp(d, canon_id);
 	if (cand->name_off != canon->name_off)
 		return 0;
 	if (btf_kind(cand) != btf_kind(canon)) {
@@ -928,7 +941,7 @@ static void hypot_merge(struct dedup *d)
 	for (i = 0; i < d->hypot_cnt; i++) {
 		uint32_t c_id = resolve_id(d, d->hypot_list[i]);
 		uint32_t t_id = resolve_id(d, d->hypot_map[d->hypot_list[i]]);
-		unsigned int c_kind = btf_kind(d->tp[c_id]), t_kind = btf_kind(d->tp[t_id]);
+		unsigned int c_kind = btf_kind(tp(d, c_id)), t_kind = btf_kind(tp(d, t_id));
 
 		/* A base FWD may point into split types: base ids keep their numbers. */
 		if (t_kind != BTF_KIND_FWD && c_kind == BTF_KIND_FWD)
@@ -945,7 +958,7 @@ static void hypot_merge(struct dedup *d)
 
 static int dedup_struct_type(struct dedup *d, uint32_t id)
 {
-	struct btf_type *t = d->tp[id];
+	struct btf_type *t = tp(d, id);
 	uint32_t cand_id, new_id = id;
 	size_t pos;
 	uint64_t h;
@@ -956,7 +969,7 @@ static int dedup_struct_type(struct dedup *d, uint32_t id)
 	h = hash_struct(d, t);
 	for_each_cand(&d->tab, h, pos, cand_id) {
 		/* A FWD of colliding hash must not be picked (FWD <-> STRUCT loop). */
-		if (!shallow_equal_struct(t, d->tp[cand_id]))
+		if (!shallow_equal_struct(t, tp(d, cand_id)))
 			continue;
 		hypot_clear(d);
 		eq = is_equiv(d, id, cand_id);
@@ -987,10 +1000,10 @@ static int dedup_resolve_fwds(struct dedup *d)
 	int err = 0;
 
 	for (id = 1; id < d->type_cnt && !err; id++)
-		if (is_composite_kind(btf_kind(d->tp[id])) && d->map[id] == id)
-			err = table_add(&names, hmix(0, d->tp[id]->name_off), id);
+		if (is_composite_kind(btf_kind(tp(d, id))) && d->map[id] == id)
+			err = table_add(&names, hmix(0, tp(d, id)->name_off), id);
 	for (id = d->start_id; id < d->type_cnt && !err; id++) {
-		const struct btf_type *t = d->tp[id];
+		const struct btf_type *t = tp(d, id);
 		uint64_t h = hmix(0, t->name_off);
 		uint32_t found = 0, nr = 0;
 		size_t pos;
@@ -1002,7 +1015,7 @@ static int dedup_resolve_fwds(struct dedup *d)
 			found = cand_id;
 			nr++;
 		}
-		if (nr == 1 && btf_kind(d->tp[found]) == fwd_kind(t))
+		if (nr == 1 && btf_kind(tp(d, found)) == fwd_kind(t))
 			d->map[id] = found;
 	}
 	table_free(&names);
@@ -1043,7 +1056,7 @@ static int dedup_ref_type(struct dedup *d, uint32_t id)
 	if (is_mapped(d, id))
 		return resolve_id(d, id);
 
-	t = d->tp[id];
+	t = tp(d, id);
 	d->map[id] = ID_IN_PROGRESS;
 	switch ((enum btf_kind)btf_kind(t)) {
 	case BTF_KIND_CONST:
@@ -1133,7 +1146,7 @@ static long dedup_compact(struct dedup *d, uint32_t *new_ids, uint32_t *offs, ui
 	for (id = 0; id < d->start_id; id++)
 		new_ids[id] = id;
 	for (id = d->start_id; id < d->type_cnt; id++) {
-		struct btf_type *t = d->tp[id];
+		struct btf_type *t = tp(d, id);
 		long sz = btf_type_size_layout(t, d->btf->layout);
 
 		new_ids[id] = ID_UNPROCESSED;
@@ -1142,31 +1155,40 @@ static long dedup_compact(struct dedup *d, uint32_t *new_ids, uint32_t *offs, ui
 		if (sz < 0)
 			return sz;
 		memmove(d->types + len, t, sz);
-		d->tp[next] = (struct btf_type *)(d->types + len);
+		/* In place, offs is d->offs: entry next <= id, id read above. */
 		offs[next - d->start_id] = len;
 		new_ids[id] = next++;
 		len += sz;
 	}
 	*nr = next - d->start_id;
-	/* d->tp now indexes new ids; map/new_ids still speak old ids. */
+	/* tp() now takes new ids; map/new_ids still speak old ids. */
+	d->offs = offs;
 	for (id = d->start_id; id < next; id++) {
-		err = btf_type_visit_type_ids(d->tp[id], d->btf->layout, remap_type_id, &c);
+		err = btf_type_visit_type_ids(tp(d, id), d->btf->layout, remap_type_id, &c);
 		if (err)
 			return err;
 	}
 	return len;
 }
 
-/* Old own id -> new id, as the caller's id map wants it. */
-static uint32_t *build_id_map(const struct dedup *d, const uint32_t *new_ids)
+/*
+ * Old own id -> new id, as the caller's id map wants it, built over
+ * d->map (one 13 MB array less at the peak, vmlinux) and taken from d.
+ */
+static uint32_t *build_id_map(struct dedup *d, const uint32_t *new_ids)
 {
-	uint32_t n = d->type_cnt - d->start_id, i;
-	uint32_t *out = malloc((n ? n : 1) * sizeof(*out));
+	uint32_t n = d->type_cnt - d->start_id, id;
+	uint32_t *out;
 
-	if (!out)
-		return NULL;
-	for (i = 0; i < n; i++)
-		out[i] = new_ids[resolve_id(d, d->start_id + i)];
+	/* Roots map to themselves and stay: each entry can point at its root. */
+	for (id = d->start_id; id < d->type_cnt; id++)
+		d->map[id] = resolve_id(d, id);
+	for (id = d->start_id; id < d->type_cnt; id++)
+		d->map[id] = new_ids[d->map[id]];
+	memmove(d->map, d->map + d->start_id, n * sizeof(*d->map));
+	out = realloc(d->map, (n ? n : 1) * sizeof(*out));
+	out = out ? out : d->map;
+	d->map = NULL;
 	return out;
 }
 
