@@ -60,6 +60,12 @@ struct dw_member {
 	bool has_children;
 };
 
+struct dw_enumerator {
+	Dwarf_Die die;
+	const char *name;
+	Dwarf_Attribute val; /* DW_AT_const_value, .valp NULL if none */
+};
+
 /* The members of the structs being walked, innermost last. */
 struct dw_member_stack {
 	struct dw_member *m;
@@ -100,6 +106,11 @@ struct dw_types {
 	struct dw_member_stack mems;
 	/* Members of the structs whose walk is under way. */
 	struct dw_member_stack open;
+
+	/* The enumerators of the enum being emitted. */
+	struct dw_enumerator *enums;
+	size_t nr_enums;
+	size_t enums_cap;
 };
 
 struct dw_types *dw_types_new(void)
@@ -123,6 +134,7 @@ void dw_types_free(struct dw_types *t)
 	free(t->dtags);
 	free(t->mems.m);
 	free(t->open.m);
+	free(t->enums);
 	free(t);
 }
 
@@ -207,14 +219,6 @@ static bool die_udata(Dwarf_Die *die, int name, Dwarf_Word *val)
 	Dwarf_Attribute attr;
 
 	return dwarf_attr(die, name, &attr) && dwarf_formudata(&attr, val) == 0;
-}
-
-static bool die_flag(Dwarf_Die *die, int name)
-{
-	Dwarf_Attribute attr;
-	bool flag = false;
-
-	return dwarf_attr(die, name, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
 }
 
 static bool attr_udata(Dwarf_Attribute *attr, Dwarf_Word *val)
@@ -858,47 +862,76 @@ static bool enum_type_signed(Dwarf_Die *die)
 }
 
 /*
- * An enumerator's value, sign-extended when the enum is signed.  *@neg:
- * written as a negative DW_FORM_sdata (a data8 with the top bit set, as
- * in HMM_PFN_VALID = 1UL << 63, is not negative).
+ * An enumerator's value (@attr: its DW_AT_const_value, .valp NULL if
+ * none), sign-extended when the enum is signed.  *@neg: written as a
+ * negative DW_FORM_sdata (a data8 with the top bit set, as in
+ * HMM_PFN_VALID = 1UL << 63, is not negative).
  */
-static int64_t enumerator_value(Dwarf_Die *die, bool is_signed, Dwarf_Word size, bool *neg)
+static int64_t enumerator_value(Dwarf_Attribute *attr, bool is_signed, Dwarf_Word size,
+				bool *neg)
 {
-	Dwarf_Attribute attr;
 	Dwarf_Sword sval = 0;
 	Dwarf_Word uval = 0;
 	unsigned int form;
 
 	*neg = false;
-	if (!dwarf_attr(die, DW_AT_const_value, &attr))
+	if (!attr->valp)
 		return 0;
-	form = dwarf_whatform(&attr);
+	form = dwarf_whatform(attr);
 	if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
-		dwarf_formsdata(&attr, &sval);
+		dwarf_formsdata(attr, &sval);
 		*neg = sval < 0;
 		return sval;
 	}
-	dwarf_formudata(&attr, &uval);
+	dwarf_formudata(attr, &uval);
 	if (is_signed && size < 8 && (uval >> (size * 8 - 1)) & 1)
 		uval |= ~0ull << (size * 8);
 	return (int64_t)uval;
 }
 
-/* Whether the enum is signed: its type says so, or a value is negative. */
-static bool enum_signed(Dwarf_Die *die, Dwarf_Word size)
+/*
+ * Reads the enumerators of @die into ctx->types->enums (one walk over
+ * the children: signedness needs every value before the first is added).
+ */
+static int read_enumerators(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
-	bool type_signed = enum_type_signed(die), neg;
+	struct dw_types *t = ctx->types;
+	struct dw_enumerator *e;
 	Dwarf_Die child;
 
-	if (type_signed || dwarf_child(die, &child) != 0)
-		return type_signed;
+	t->nr_enums = 0;
+	if (dwarf_child(die, &child) != 0)
+		return 0;
 	do {
 		if (dwarf_tag(&child) != DW_TAG_enumerator)
 			continue;
-		enumerator_value(&child, false, size, &neg);
+		e = btf_add_mem((void **)&t->enums, &t->enums_cap, sizeof(*e), t->nr_enums,
+				SIZE_MAX, 1);
+		if (!e)
+			return -ENOMEM;
+		e->die = child;
+		e->name = dwarf_diename(&child);
+		if (!dwarf_attr(&child, DW_AT_const_value, &e->val))
+			e->val.valp = NULL;
+		t->nr_enums++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/* Whether the enum is signed: its type says so, or a value is negative. */
+static bool enum_signed(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Word size)
+{
+	struct dw_types *t = ctx->types;
+	bool neg;
+	size_t i;
+
+	if (enum_type_signed(die))
+		return true;
+	for (i = 0; i < t->nr_enums; i++) {
+		enumerator_value(&t->enums[i].val, false, size, &neg);
 		if (neg)
 			return true;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	}
 	return false;
 }
 
@@ -915,36 +948,41 @@ static int add_enumerator(struct dw_cu_ctx *ctx, bool is64, bool is_signed, cons
 
 static int emit_enum(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
-	const char *name = dwarf_diename(die);
+	struct dw_types *tt = ctx->types;
+	struct type_attrs a;
+	const char *name = type_attrs_read(die, &a);
 	Dwarf_Word size = 4;
 	bool is_signed, is64, neg;
+	struct dw_enumerator *e;
 	struct btf_type *t;
-	Dwarf_Die child;
 	int id, err;
+	size_t i;
 
-	die_udata(die, DW_AT_byte_size, &size);
+	attr_udata(&a.byte_size, &size);
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
 		dw_log_die(ctx, die, "enum size not encodable in BTF", false);
 		return -EINVAL;
 	}
-	if (die_flag(die, DW_AT_declaration))
+	if (a.declaration)
 		return btf__add_enum(ctx->cu->btf, name, size);
-	is_signed = enum_signed(die, size);
+	err = read_enumerators(ctx, die);
+	if (err)
+		return err;
+	is_signed = enum_signed(ctx, die, size);
 	is64 = size > 4 && ctx->opts->encode_enum64;
 	id = is64 ? btf__add_enum64(ctx->cu->btf, name, size, is_signed) :
 		    btf__add_enum(ctx->cu->btf, name, size);
-	if (id < 0 || dwarf_child(die, &child) != 0)
+	if (id < 0)
 		return id;
-	do {
-		if (dwarf_tag(&child) != DW_TAG_enumerator)
-			continue;
-		err = add_enumerator(ctx, is64, is_signed, dwarf_diename(&child),
-				     enumerator_value(&child, is_signed, size, &neg));
+	for (i = 0; i < tt->nr_enums; i++) {
+		e = &tt->enums[i];
+		err = add_enumerator(ctx, is64, is_signed, e->name,
+				     enumerator_value(&e->val, is_signed, size, &neg));
 		if (err) {
-			dw_log_die(ctx, &child, "enumerator not encodable in BTF", false);
+			dw_log_die(ctx, &e->die, "enumerator not encodable in BTF", false);
 			return err;
 		}
-	} while (dwarf_siblingof(&child, &child) == 0);
+	}
 	t = btf__type_by_id_mut(ctx->cu->btf, id);
 	if (is_signed)
 		t->info |= 1u << 31;
