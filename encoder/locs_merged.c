@@ -189,6 +189,32 @@ static int const_param(struct mctx *c, const struct dw_loc *l, uint32_t flags, u
 	return loc_param(c, size, BTF_LOC_PARAM_CONST | flags, (uint32_t)v, v >> 32, wide ? 2 : 1);
 }
 
+/*
+ * Registers a BPF tracer reads from pt_regs: on x86-64 DWARF 0-15
+ * (rax..r15).  A value in an xmm or x87 register is left out and
+ * counted, as the seed writer (locs.c) does, so both layouts locate the
+ * same parameters.
+ */
+static bool reg_ok(const struct mctx *c, const struct dw_loc *l)
+{
+	if (c->s->elf.machine != EM_X86_64)
+		return true;
+	switch ((enum dw_loc_kind)l->kind) {
+	case DW_LOC_REG:
+	case DW_LOC_DEREF:
+	case DW_LOC_REG_OFF:
+		return l->reg <= 15;
+	case DW_LOC_REG_PAIR:
+		return l->reg <= 15 && l->reg2 <= 15;
+	case DW_LOC_FBREG:
+	case DW_LOC_CONST:
+	case DW_LOC_ADDR:
+	case DW_LOC_NONE:
+		return true;
+	}
+	return true;
+}
+
 /* The LOC_PARAM id for one parameter, 0 if it has no location. */
 static int param_id(struct mctx *c, const struct dw_loc *l)
 {
@@ -202,6 +228,10 @@ static int param_id(struct mctx *c, const struct dw_loc *l)
 	cnt->params++;
 	if (l->kind != DW_LOC_NONE && l->kind != DW_LOC_REG_PAIR && !size_ok(l->size)) {
 		cnt->miss[DW_MISS_BAD_SIZE]++;
+		return 0;
+	}
+	if (!reg_ok(c, l)) {
+		cnt->miss[ENC_MISS_REGISTER]++;
 		return 0;
 	}
 	switch ((enum dw_loc_kind)l->kind) {

@@ -6,7 +6,12 @@
  * inline.text, and the other way round.  Locations only the merged layout
  * can express (reg + offset, frame base) must be 0 in the seed file; they
  * are counted and printed, as are merged sites outside .text (which the
- * seed layout leaves out).  Exit 0 on agreement, 1 otherwise.
+ * seed layout leaves out).  So are constants the seed layout has to leave
+ * out because seed 010's consumer would compute them wrongly (it adds the
+ * run-time base to every 8-byte constant of a pointer parameter and to
+ * no other): a plain number (NULL, an ERR_PTR) on a pointer parameter and
+ * an address (CONST|ADDR) on a non-pointer one; they too must be 0 in the
+ * seed file.  Exit 0 on agreement, 1 otherwise.
  */
 #include "btf.h"
 
@@ -48,6 +53,32 @@ static void lines_free(struct lines *l)
 
 static const char *NONE = "-";
 
+/* Why merged_param() wrote NONE for a location the merged file has. */
+enum merged_only {
+	MO_NO,       /* not merged-only: compare as written */
+	MO_REG_OFF,  /* reg + offset or frame base */
+	MO_CONST,    /* a constant the seed consumer would relocate wrongly */
+};
+
+/* A pointer once typedefs and modifiers are peeled (the consumer's test). */
+static bool is_pointer(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t;
+	int hops;
+
+	for (hops = 0; hops < 64 && (t = btf__type_by_id(btf, id)); hops++) {
+		unsigned int k = btf_kind(t);
+
+		if (k == BTF_KIND_PTR)
+			return true;
+		if (k != BTF_KIND_TYPEDEF && k != BTF_KIND_CONST && k != BTF_KIND_VOLATILE &&
+		    k != BTF_KIND_RESTRICT && k != BTF_KIND_TYPE_TAG)
+			return false;
+		id = t->type;
+	}
+	return false;
+}
+
 /* Seed: one param from ids[*j] (and ids[*j + 1] with CONTINUE). */
 static void seed_param(const struct btf *btf, const uint32_t *ids, uint32_t n, uint32_t *j,
 		       char *buf, size_t len)
@@ -75,8 +106,12 @@ static void seed_param(const struct btf *btf, const uint32_t *ids, uint32_t n, u
 	}
 }
 
-/* Merged: one LOC_PARAM, normalised as seed_param() writes it. */
-static bool merged_param(const struct btf *btf, uint32_t id, char *buf, size_t len)
+/*
+ * Merged: one LOC_PARAM of a parameter of type @type, normalised as
+ * seed_param() writes it; NONE for what only the merged layout has.
+ */
+static enum merged_only merged_param(const struct btf *btf, uint32_t id, uint32_t type,
+				     char *buf, size_t len)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_loc_param_merged *p;
@@ -84,22 +119,27 @@ static bool merged_param(const struct btf *btf, uint32_t id, char *buf, size_t l
 
 	snprintf(buf, len, "%s", NONE);
 	if (!id || !t)
-		return false;
+		return MO_NO;
 	p = btf_type_body(t);
 	size = (p->flags & BTF_LOC_PARAM_SIGNED) ? -(int32_t)t->size : (int32_t)t->size;
 	if (p->flags & BTF_LOC_PARAM_CONST) {
 		uint64_t v = p->values[0] | (btf_vlen(t) > 1 ? (uint64_t)p->values[1] << 32 : 0);
+		/* What seed 010's consumer adds the run-time base to. */
+		bool relocated = t->size == 8 && is_pointer(btf, type);
+
+		if (relocated != !!(p->flags & BTF_LOC_PARAM_ADDR))
+			return MO_CONST;
 
 		if ((p->flags & BTF_LOC_PARAM_SIGNED) && btf_vlen(t) == 1 && t->size == 8 &&
 		    (p->values[0] >> 31))
 			v |= 0xffffffff00000000ull;
 		snprintf(buf, len, "const %d 0x%" PRIx64, size, trunc_to(v, size));
-		return false;
+		return MO_NO;
 	}
 	if (p->values[0] == BTF_LOC_PARAM_FBREG)
-		return true; /* frame base: only the merged layout has it */
+		return MO_REG_OFF; /* frame base: only the merged layout has it */
 	if ((p->flags & BTF_LOC_PARAM_OFFSET) && !(p->flags & BTF_LOC_PARAM_DEREF))
-		return true; /* reg + offset: likewise */
+		return MO_REG_OFF; /* reg + offset: likewise */
 	if (p->flags & BTF_LOC_PARAM_DEREF)
 		snprintf(buf, len, "deref %d %u %d", size, p->values[0],
 			 btf_vlen(t) > 1 ? (int32_t)p->values[1] : 0);
@@ -107,7 +147,7 @@ static bool merged_param(const struct btf *btf, uint32_t id, char *buf, size_t l
 		snprintf(buf, len, "pair %u %u", p->values[0], p->values[1]);
 	else
 		snprintf(buf, len, "reg %d %u", size, p->values[0]);
-	return false;
+	return MO_NO;
 }
 
 static void seed_sites(const struct btf *btf, struct lines *out)
@@ -139,7 +179,13 @@ static void seed_sites(const struct btf *btf, struct lines *out)
 	}
 }
 
-static void merged_sites(const struct btf *btf, struct lines *out, uint64_t *only, uint64_t *other)
+struct merged_counts {
+	uint64_t reg_off; /* reg + offset, frame base */
+	uint64_t consts;  /* constants the seed layout leaves out */
+	uint64_t other;   /* sites outside .text */
+};
+
+static void merged_sites(const struct btf *btf, struct lines *out, struct merged_counts *cnt)
 {
 	uint32_t id;
 
@@ -155,20 +201,27 @@ static void merged_sites(const struct btf *btf, struct lines *out, uint64_t *onl
 			const struct btf_type *fn = btf__type_by_id(btf, l->func);
 			const struct btf_type *fp = btf__type_by_id(btf, fn->type);
 			const struct btf_type *lp = btf__type_by_id(btf, l->loc_proto);
+			const struct btf_param *fpp = btf_type_body(fp);
 			const uint32_t *ids = btf_type_body(lp);
 			char line[4096], prm[64];
 			uint32_t i;
 			int n;
 
 			if (!text) {
-				(*other)++;
+				cnt->other++;
 				continue;
 			}
 			n = snprintf(line, sizeof(line), "%s+0x%x:", btf__name_by_id(btf, l->func),
 				     l->offset);
 			for (i = 0; i < btf_vlen(fp) && n < 4000; i++) {
-				if (i < btf_vlen(lp) && merged_param(btf, ids[i], prm, sizeof(prm)))
-					(*only)++;
+				enum merged_only mo = MO_NO;
+
+				if (i < btf_vlen(lp))
+					mo = merged_param(btf, ids[i], fpp[i].type, prm, sizeof(prm));
+				else
+					snprintf(prm, sizeof(prm), "%s", NONE);
+				cnt->reg_off += mo == MO_REG_OFF;
+				cnt->consts += mo == MO_CONST;
 				n += snprintf(line + n, sizeof(line) - n, " %s;", prm);
 			}
 			push(out, line);
@@ -184,7 +237,8 @@ static int cmp_str(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	struct lines s = { 0 }, m = { 0 };
-	uint64_t only = 0, other = 0, diffs = 0;
+	struct merged_counts cnt = { 0 };
+	uint64_t diffs = 0;
 	struct btf *sb, *mb;
 	size_t i;
 
@@ -201,7 +255,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	seed_sites(sb, &s);
-	merged_sites(mb, &m, &only, &other);
+	merged_sites(mb, &m, &cnt);
 	qsort(s.v, s.n, sizeof(*s.v), cmp_str);
 	qsort(m.v, m.n, sizeof(*m.v), cmp_str);
 	for (i = 0; i < s.n || i < m.n; i++) {
@@ -212,9 +266,11 @@ int main(int argc, char **argv)
 	}
 	printf("%zu seed sites, %zu merged inline.text sites, %" PRIu64
 	       " merged sites in other sections; %" PRIu64
-	       " locations only the merged layout has (0 in the seed layout); %" PRIu64
-	       " differences\n",
-	       s.n, m.n, other, only, diffs);
+	       " locations only the merged layout has (reg + offset, frame base; 0 in the seed"
+	       " layout); %" PRIu64
+	       " constants only the merged layout has (CONST on a pointer, CONST|ADDR on a"
+	       " non-pointer; 0 in the seed layout); %" PRIu64 " differences\n",
+	       s.n, m.n, cnt.other, cnt.reg_off, cnt.consts, diffs);
 	i = diffs || !s.n ? 1 : 0;
 	lines_free(&s);
 	lines_free(&m);
