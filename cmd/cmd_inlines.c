@@ -83,7 +83,8 @@ static void json_site_begin(const char *where, const struct site *s, const struc
 static void json_param(const struct site_param *p, const char *loc, const struct symbolizer *sy,
 		       uint32_t i)
 {
-	static const char *const kinds[] = { "none", "reg", "deref", "const", "reg_pair" };
+	static const char *const kinds[] = { "none",     "reg",     "deref", "const",
+					     "reg_pair", "reg_off", "fbreg" };
 
 	printf("%s{\"name\": \"%s\", \"kind\": \"%s\", \"size\": %d, \"loc\": \"%s\"",
 	       i ? ", " : "", p->name ? p->name : "", kinds[p->kind], p->size, loc);
@@ -91,7 +92,11 @@ static void json_param(const struct site_param *p, const char *loc, const struct
 	case SP_REG:
 	case SP_DEREF:
 	case SP_REG_PAIR:
+	case SP_REG_OFF:
 		printf(", \"reg\": %u, \"reg2\": %u, \"offset\": %d", p->reg, p->reg2, p->offset);
+		break;
+	case SP_FBREG:
+		printf(", \"offset\": %d", p->offset);
 		break;
 	case SP_CONST:
 		if (!p->relocated)
@@ -141,6 +146,12 @@ static void format_loc(const struct site_param *p, const struct symbolizer *sy, 
 	case SP_REG_PAIR:
 		snprintf(buf, len, "%s:%s", site_reg_name(em, p->reg, r1, sizeof(r1)),
 			 site_reg_name(em, p->reg2, r2, sizeof(r2)));
+		break;
+	case SP_REG_OFF:
+		snprintf(buf, len, "%s%+d", site_reg_name(em, p->reg, r1, sizeof(r1)), p->offset);
+		break;
+	case SP_FBREG:
+		snprintf(buf, len, "*(fb%+d)", p->offset);
 		break;
 	case SP_CONST:
 		/* What the consumer computes: it adds the run-time base. */

@@ -11,7 +11,11 @@
 /* One parameter of a site, decoded from its LOC_PARAM(s). */
 struct site_param {
 	const char *name;
-	enum { SP_NONE, SP_REG, SP_DEREF, SP_CONST, SP_REG_PAIR } kind;
+	/*
+	 * SP_REG_OFF (value = reg + offset) and SP_FBREG (value in memory at
+	 * the frame base + offset) come from the merged layout only.
+	 */
+	enum { SP_NONE, SP_REG, SP_DEREF, SP_CONST, SP_REG_PAIR, SP_REG_OFF, SP_FBREG } kind;
 	int32_t size;     /* negative = signed */
 	uint16_t reg, reg2;
 	int32_t offset;

@@ -5,9 +5,10 @@
  * and `stats` read both: the entry's FUNC gives the name and prototype,
  * LOC_PROTO entry i is parameter i.
  *
- * struct site_param has no kinds for "reg + offset" and "frame base"
- * slots, which only this layout expresses: they decode as SP_NONE here
- * and are counted by site_merged_only_params(), until sites.h grows them.
+ * "reg + offset" and "frame base" slots, which only this layout
+ * expresses, decode as SP_REG_OFF and SP_FBREG; site_merged_only_params()
+ * counts them.  CONST|ADDR is relative to the section's base, as a seed
+ * constant the consumer relocates: it decodes as a relocated SP_CONST.
  */
 #include "sites.h"
 #include "sites_merged.h"
@@ -40,11 +41,20 @@ static void decode_param(const struct btf *btf, uint32_t id, struct site_param *
 		/* One word of a signed value stands for its sign extension. */
 		if (vlen == 1 && (p->flags & BTF_LOC_PARAM_SIGNED))
 			out->value = (uint64_t)(int64_t)(int32_t)p->values[0];
+		out->relocated = p->flags & BTF_LOC_PARAM_ADDR;
 		return;
 	}
-	if (merged_only(p))
+	if (p->values[0] == BTF_LOC_PARAM_FBREG) {
+		out->kind = SP_FBREG;
+		out->offset = vlen > 1 ? (int32_t)p->values[1] : 0;
 		return;
+	}
 	out->reg = p->values[0];
+	if (merged_only(p)) {
+		out->kind = SP_REG_OFF;
+		out->offset = vlen > 1 ? (int32_t)p->values[1] : 0;
+		return;
+	}
 	if (p->flags & BTF_LOC_PARAM_DEREF) {
 		out->kind = SP_DEREF;
 		out->offset = vlen > 1 ? (int32_t)p->values[1] : 0;

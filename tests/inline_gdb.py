@@ -3,10 +3,11 @@
 """
 The gdb check of inline sites (issue 5, acceptance 1).
 
-  inline_gdb.py BTFENC EXE...
+  inline_gdb.py [--layout merged] BTFENC EXE...
 
 For each non-PIE executable: encode a copy with
-`btfenc -J --btf_features=default,inline.extra`, list its sites with
+`btfenc -J --btf_features=default,inline.extra` (with --layout merged:
+`default,inline.extra,layout`, the bpf-next layout), list its sites with
 `btfenc inlines --json` (what seed 010's consumer computes: addresses are
 base + offset, constants already relocated), then run the program under
 gdb with a breakpoint at every site address.  At each first stop the
@@ -14,6 +15,13 @@ inline frame of the site's function is found (gdb presents the innermost
 inline frame at an address breakpoint; the site may be an outer one) and
 every parameter btfenc locates is compared, as bytes of the parameter's
 type, with gdb's value of it in that frame.
+
+In the merged layout, reg + offset values ("reg_off": register + offset,
+not dereferenced) and frame-base slots ("fbreg": memory at the frame base
++ offset; the frame base taken as gdb's CFA of the real frame, which is
+DW_OP_call_frame_cfa's value) are compared too; the parameters the seed
+layout leaves out but the merged layout has (those, and constants the seed
+consumer would relocate wrongly) are counted as merged-only when checked.
 
 Fails on any disagreement.  Prints how many parameters gdb shows that
 btfenc leaves out, and the sites gdb could not check (not reached, or no
@@ -33,7 +41,8 @@ REGS = ["rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp",
         "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"]
 sites = json.load(open(SITES))
 res = {"checked_sites": 0, "checked_params": 0, "disagree": [], "gdb_only": 0,
-       "unreached": 0, "no_frame": 0, "gdb_unknown": 0, "ambiguous": 0}
+       "unreached": 0, "no_frame": 0, "gdb_unknown": 0, "ambiguous": 0,
+       "merged_only": 0, "fbreg": 0}
 by_addr = {}
 for s in sites:
     by_addr.setdefault(s["addr"], []).append(s)
@@ -62,6 +71,16 @@ def value_bytes(v):
         return None
     return (int(v) & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
 
+def frame_cfa(frame):
+    """gdb's CFA of the real (not inline) frame holding @frame."""
+    while frame.type() == gdb.INLINE_FRAME:
+        frame = frame.older()
+    frame.select()
+    for line in gdb.execute("info frame", to_string=True).splitlines():
+        if ", frame at 0x" in line:
+            return int(line.split("frame at ")[1].rstrip(":"), 16)
+    return None
+
 def btf_bytes(frame, p, size):
     """What the consumer reads for parameter p, extended to size bytes."""
     k = p["kind"]
@@ -73,6 +92,14 @@ def btf_bytes(frame, p, size):
         v = reg(frame, p["reg"])
     elif k == "deref":
         a = (reg(frame, p["reg"]) + p["offset"]) & (2**64 - 1)
+        v = int.from_bytes(bytes(gdb.selected_inferior().read_memory(a, psz)), "little")
+    elif k == "reg_off":
+        v = (reg(frame, p["reg"]) + p["offset"]) & (2**64 - 1)
+    elif k == "fbreg":
+        cfa = frame_cfa(frame)
+        if cfa is None:
+            return None
+        a = (cfa + p["offset"]) & (2**64 - 1)
         v = int.from_bytes(bytes(gdb.selected_inferior().read_memory(a, psz)), "little")
     elif k == "const":
         v = p["value"]
@@ -92,8 +119,11 @@ def inline_frame(name):
     return None
 
 def compare(f, site):
-    """(disagreements, parameters compared, parameters only gdb has)."""
-    bad, checked, gdb_only = [], 0, 0
+    """
+    (disagreements, parameters compared, parameters only gdb has,
+    merged-only parameters compared, frame-base parameters compared).
+    """
+    bad, checked, gdb_only, merged_only, fbreg = [], 0, 0, 0, 0
     block = f.block()
     for p in site["params"]:
         try:
@@ -113,10 +143,12 @@ def compare(f, site):
             continue
         got = btf_bytes(f, p, len(want))
         checked += 1
+        merged_only += p.get("merged_only", False)
+        fbreg += p["kind"] == "fbreg"
         if got != want:
             bad.append("%s@%#x %s: btfenc %s = %s, gdb %s" % (
                 site["func"], site["addr"], p["name"], p["loc"], got.hex(), want.hex()))
-    return bad, checked, gdb_only
+    return bad, checked, gdb_only, merged_only, fbreg
 
 def check(group):
     """
@@ -137,6 +169,8 @@ def check(group):
     res["disagree"] += r[0]
     res["checked_params"] += r[1]
     res["gdb_only"] += r[2]
+    res["merged_only"] += r[3]
+    res["fbreg"] += r[4]
 
 gdb.execute("set pagination off")
 gdb.execute("set confirm off")
@@ -169,12 +203,36 @@ gdb.execute("kill")
 '''
 
 
-def run_one(btfenc, exe, tmp):
-    copy = os.path.join(tmp, os.path.basename(exe))
+def list_sites(btfenc, exe, copy, features):
     shutil.copy(exe, copy)
-    subprocess.run([btfenc, "-J", "--btf_features=default,inline.extra", copy], check=True)
-    sites = json.loads(subprocess.run([btfenc, "inlines", "--json", copy], check=True,
-                                      capture_output=True, text=True).stdout)
+    subprocess.run([btfenc, "-J", "--btf_features=" + features, copy], check=True)
+    return json.loads(subprocess.run([btfenc, "inlines", "--json", copy], check=True,
+                                     capture_output=True, text=True).stdout)
+
+
+def mark_merged_only(sites, seed):
+    """
+    Flags the merged-layout parameters that the seed layout leaves out: at
+    the same address and function, every seed site has no location there.
+    """
+    by_key = {}
+    for s in seed:
+        by_key.setdefault((s["addr"], s["func"]), []).append(s)
+    for s in sites:
+        twins = by_key.get((s["addr"], s["func"]), [])
+        for i, p in enumerate(s["params"]):
+            p["merged_only"] = p["kind"] != "none" and bool(twins) and all(
+                t["params"][i]["kind"] == "none" for t in twins)
+
+
+def run_one(btfenc, exe, tmp, layout):
+    copy = os.path.join(tmp, os.path.basename(exe))
+    if layout == "merged":
+        seed = list_sites(btfenc, exe, copy + ".seed", "default,inline.extra")
+        sites = list_sites(btfenc, exe, copy, "default,inline.extra,layout")
+        mark_merged_only(sites, seed)
+    else:
+        sites = list_sites(btfenc, exe, copy, "default,inline.extra")
     # Sites of the program's own functions (libc's inlines are not in its DWARF).
     sites_path = copy + ".sites.json"
     json.dump(sites, open(sites_path, "w"))
@@ -190,7 +248,11 @@ def run_one(btfenc, exe, tmp):
 
 
 def main():
-    btfenc, exes = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    layout = "seed"
+    if args[:1] == ["--layout"]:
+        layout, args = args[1], args[2:]
+    btfenc, exes = args[0], args[1:]
     if not shutil.which("gdb"):
         print("SKIP: no gdb")
         return 77
@@ -198,17 +260,18 @@ def main():
     bad = []
     with tempfile.TemporaryDirectory() as tmp:
         for exe in exes:
-            res = run_one(btfenc, exe, tmp)
+            res = run_one(btfenc, exe, tmp, layout)
             print("%-22s sites %3d checked %3d params %3d disagree %d gdb-only %d "
-                  "unreached %d no-inline-frame %d same-address %d" % (
+                  "unreached %d no-inline-frame %d same-address %d merged-only %d" % (
                       os.path.basename(exe), res["sites"], res["checked_sites"],
                       res["checked_params"], len(res["disagree"]), res["gdb_only"],
-                      res["unreached"], res["no_frame"], res["ambiguous"]))
+                      res["unreached"], res["no_frame"], res["ambiguous"],
+                      res["merged_only"]))
             for d in res["disagree"]:
                 print("  DISAGREE " + d)
             bad += res["disagree"]
             for k in ("sites", "checked_sites", "checked_params", "gdb_only", "unreached",
-                      "no_frame", "gdb_unknown", "ambiguous"):
+                      "no_frame", "gdb_unknown", "ambiguous", "merged_only", "fbreg"):
                 total[k] = total.get(k, 0) + res[k]
     print("total: %d sites, %d checked against gdb, %d parameters compared, "
           "%d disagreements, %d parameters gdb shows that btfenc leaves out, "
@@ -216,6 +279,10 @@ def main():
           "at an address gdb shows once" % (
               total["sites"], total["checked_sites"], total["checked_params"], len(bad),
               total["gdb_only"], total["unreached"], total["no_frame"], total["ambiguous"]))
+    if layout == "merged":
+        print("merged layout: %d of the parameters compared are merged-only (the seed layout "
+              "leaves them out), %d of them frame-base slots" % (
+                  total["merged_only"], total["fbreg"]))
     if total["checked_params"] == 0:
         print("FAIL: nothing was compared")
         return 1

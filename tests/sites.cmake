@@ -62,6 +62,12 @@ if(Python3_FOUND AND SITES_GDB)
 		COMMAND ${Python3_EXECUTABLE} ${TESTS_DIR}/inline_gdb.py ${BTFENC_BIN}
 			${SITES_FIXTURES})
 	set_tests_properties(sites_gdb_values PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+	# Issue 8: the same check on the merged (bpf-next) layout, reg + offset
+	# and frame-base values included; prints the merged-only count compared.
+	add_test(NAME sites_gdb_values_merged
+		COMMAND ${Python3_EXECUTABLE} ${TESTS_DIR}/inline_gdb.py --layout merged
+			${BTFENC_BIN} ${SITES_FIXTURES})
+	set_tests_properties(sites_gdb_values_merged PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
 
 # The real kernel: totals only (coverage is reported, the structure is what
