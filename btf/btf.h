@@ -376,6 +376,8 @@ int btf__add_volatile(struct btf *btf, int ref_type_id);
 int btf__add_const(struct btf *btf, int ref_type_id);
 int btf__add_restrict(struct btf *btf, int ref_type_id);
 int btf__add_type_tag(struct btf *btf, const char *value, int ref_type_id);
+/* A TYPE_TAG with kflag set: a type attribute (libbpf 1.6's btf__add_type_attr). */
+int btf__add_type_attr(struct btf *btf, const char *value, int ref_type_id);
 int btf__add_func(struct btf *btf, const char *name, enum btf_func_linkage linkage,
 		  int proto_type_id);
 int btf__add_func_proto(struct btf *btf, int ret_type_id);

@@ -346,6 +346,13 @@ int btf__add_type_tag(struct btf *btf, const char *value, int ref_type_id)
 	return add_ref(btf, BTF_KIND_TYPE_TAG, value, ref_type_id);
 }
 
+int btf__add_type_attr(struct btf *btf, const char *value, int ref_type_id)
+{
+	if (!value || !value[0] || !id_ok(btf, ref_type_id))
+		return -EINVAL;
+	return add_simple(btf, BTF_KIND_TYPE_TAG, value, true, ref_type_id);
+}
+
 int btf__add_func(struct btf *btf, const char *name, enum btf_func_linkage linkage,
 		  int proto_type_id)
 {

@@ -100,6 +100,25 @@ void enc_state_free(struct enc_state *s);
 
 /* funcs.c: chooses functions (pahole's rules) and appends FUNC_PROTO+FUNC. */
 int enc_add_funcs(struct enc_state *s);
+/*
+ * kfuncs.c (decl_tag_kfuncs): the kfuncs marked in .BTF_ids kfunc sets.
+ * enc_kfuncs_load() sets *@out (no kfuncs: an empty set) or returns a
+ * negative errno (logged).
+ */
+struct enc_kfuncs;
+int enc_kfuncs_load(const struct enc_state *s, struct enc_kfuncs **out);
+void enc_kfuncs_free(struct enc_kfuncs *k);
+/* Whether @name is a kfunc of @k (may be NULL); its KF_* flags in *@flags. */
+bool enc_kfunc_find(const struct enc_kfuncs *k, const char *name, uint32_t *flags);
+/*
+ * With the attributes feature, rewrites @types (return, first and second
+ * parameter of a prototype with @nr_slots parameters) as the KF_ARENA_*
+ * bits of @flags ask: new PTRs to "address_space(1)" type attributes.
+ */
+int enc_kfunc_arena_types(struct enc_state *s, const char *func, uint32_t flags,
+			  uint32_t nr_slots, uint32_t types[3]);
+/* Appends the DECL_TAGs of a kfunc's FUNC @func_id (with decl_tag on). */
+int enc_kfunc_tag(struct enc_state *s, uint32_t flags, int func_id);
 /* vars.c: appends VARs and DATASECs. */
 int enc_add_vars(struct enc_state *s);
 /* locs.c: appends FUNC_PROTOs, LOC_PARAMs, LOC_PROTOs and LOCSECs for

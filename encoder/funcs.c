@@ -11,7 +11,8 @@
  *    symbol addresses is left out;
  *  - without optimized_func, functions with optimized-out parameters are
  *    left out;
- *  - FUNC_PROTO + FUNC are emitted sorted by name, linkage static.
+ *  - FUNC_PROTO + FUNC are emitted sorted by name, linkage static; a
+ *    kfunc's FUNC is followed by its DECL_TAGs (kfuncs.c).
  *
  * Runs after the first dedup, so equal prototypes have equal type ids.
  */
@@ -235,19 +236,26 @@ static long choose(const struct enc_state *s, const uint32_t *run, uint32_t n)
 	return -1;
 }
 
-static int emit(struct enc_state *s, const struct enc_func *f)
+static int emit(struct enc_state *s, const struct enc_func *f, const struct enc_kfuncs *k)
 {
-	int proto, err;
-	uint32_t i;
+	const char *name = btf__str_by_offset(s->names, f->name_off);
+	uint32_t i, kflags = 0, types[3] = { f->ret_type, 0, 0 };
+	uint32_t nr_slots = f->nr_params + !!(f->flags & DW_FUNC_VARARGS);
+	bool kfunc = enc_kfunc_find(k, name, &kflags);
+	int proto, err, id;
 
-	proto = btf__add_func_proto(s->all, f->ret_type);
+	for (i = 0; i < 2 && i < f->nr_params; i++)
+		types[i + 1] = s->params[f->first_param + i].type;
+	if (kfunc && (err = enc_kfunc_arena_types(s, name, kflags, nr_slots, types)))
+		return err;
+	proto = btf__add_func_proto(s->all, types[0]);
 	if (proto < 0)
 		return proto;
 	for (i = 0; i < f->nr_params; i++) {
 		const struct dw_param *p = &s->params[f->first_param + i];
 
 		err = btf__add_func_param(s->all, btf__str_by_offset(s->names, p->name_off),
-					  p->type);
+					  i < 2 ? types[i + 1] : p->type);
 		if (err)
 			return err;
 	}
@@ -256,9 +264,11 @@ static int emit(struct enc_state *s, const struct enc_func *f)
 		if (err)
 			return err;
 	}
-	err = btf__add_func(s->all, btf__str_by_offset(s->names, f->name_off), BTF_FUNC_STATIC,
-			    proto);
-	return err < 0 ? err : 0;
+	id = btf__add_func(s->all, name, BTF_FUNC_STATIC, proto);
+	if (id < 0)
+		return id;
+	/* pahole tags a kfunc right after its FUNC. */
+	return kfunc ? enc_kfunc_tag(s, kflags, id) : 0;
 }
 
 static bool candidate(const struct enc_state *s, uint32_t idx)
@@ -273,12 +283,17 @@ static bool candidate(const struct enc_state *s, uint32_t idx)
 
 int enc_add_funcs(struct enc_state *s)
 {
+	struct enc_kfuncs *kfuncs = NULL;
 	uint32_t *order, n = 0, i, j;
 	int err = 0;
 
+	if ((s->o->features & ENC_F_DECL_TAG_KFUNCS) && (err = enc_kfuncs_load(s, &kfuncs)))
+		return err;
 	order = malloc((s->nr_funcs ? s->nr_funcs : 1) * sizeof(*order));
-	if (!order)
+	if (!order) {
+		enc_kfuncs_free(kfuncs);
 		return -ENOMEM;
+	}
 	for (i = 0; i < s->nr_funcs; i++)
 		if (candidate(s, i))
 			order[n++] = i;
@@ -291,8 +306,9 @@ int enc_add_funcs(struct enc_state *s)
 				break;
 		pick = choose(s, order + i, j - i);
 		if (pick >= 0)
-			err = emit(s, &s->funcs[pick]);
+			err = emit(s, &s->funcs[pick], kfuncs);
 	}
 	free(order);
+	enc_kfuncs_free(kfuncs);
 	return err;
 }
