@@ -521,6 +521,21 @@ struct btf_dedup_opts {
  */
 int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts);
 
+/*
+ * Reorders the types @btf owns (not its base's): type start_id + i moves
+ * to id @id_map[i], for each of them, and every type id referring to one
+ * of them is rewritten.  -EINVAL unless @id_map is a permutation of those
+ * ids.  (libbpf 1.7's btf__permute, for a split BTF's own types.)
+ */
+int btf__permute(struct btf *btf, const uint32_t *id_map);
+/*
+ * Sorts the types @btf owns as bpf-next's resolve_btfids --btf_sort does:
+ * named types first, by name (strcmp), then anonymous ones; ties keep
+ * their order.  *@id_map (malloc'ed, old id - start_id -> new id) says
+ * where each went.
+ */
+int btf__sort_by_name(struct btf *btf, uint32_t **id_map);
+
 
 /* ---- distilled base (out-of-tree modules) ---- */
 

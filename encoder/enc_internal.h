@@ -126,6 +126,12 @@ int enc_add_vars(struct enc_state *s);
 int enc_add_sites(struct enc_state *s, struct btf *dst);
 /* locs_merged.c: the same sites in the merged layout (feature "layout"). */
 int enc_add_sites_merged(struct enc_state *s, struct btf *dst);
+/*
+ * The merged layout's type order (bpf-next): @btf's own types sorted by
+ * name (btf__sort_by_name), records remapped when @btf is s->all, and the
+ * entries of each LOCSEC sorted again by (func, offset, loc_proto).
+ */
+int enc_sort_merged(struct enc_state *s, struct btf *btf);
 
 /*
  * distill.c: with --btf_base, fills s->dist_base and s->dist_split from

@@ -139,6 +139,9 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 	stage_done(s, "funcs, vars", t);
 	if (!err)
 		err = dedup_and_remap(s, s->all, ".BTF");
+	/* The merged layout's types are sorted by name (bpf-next). */
+	if (!err && (f & ENC_F_LAYOUT) && (f & (ENC_F_INLINE | ENC_F_INLINE_EXTRA)))
+		err = enc_sort_merged(s, s->all);
 	stage_done(s, "dedup .BTF", t);
 	if (err || !(f & ENC_F_INLINE_EXTRA))
 		return err;
@@ -149,6 +152,8 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 	err = (f & ENC_F_LAYOUT) ? enc_add_sites_merged(s, *extra) : enc_add_sites(s, *extra);
 	if (!err)
 		err = dedup_and_remap(s, *extra, ".BTF.extra");
+	if (!err && (f & ENC_F_LAYOUT))
+		err = enc_sort_merged(s, *extra);
 	stage_done(s, ".BTF.extra", t);
 	return err;
 }

@@ -19,7 +19,9 @@
  *
  * The location types are deduplicated here, before the LOCSECs are
  * written, so the entry order survives the caller's final dedup (which
- * then has nothing left to merge).
+ * then has nothing left to merge).  After it, enc_sort_merged() puts the
+ * types in bpf-next's order (named ones by name, anonymous ones after)
+ * and sorts each LOCSEC's entries again by their new ids.
  */
 #include "enc_internal.h"
 
@@ -441,4 +443,35 @@ out:
 	enc_memo_free(c.loc_protos);
 	enc_memo_free(c.funcs);
 	return err;
+}
+
+static int cmp_loc_merged(const void *a, const void *b)
+{
+	const struct btf_loc_merged *x = a, *y = b;
+
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return (x->loc_proto > y->loc_proto) - (x->loc_proto < y->loc_proto);
+}
+
+int enc_sort_merged(struct enc_state *s, struct btf *btf)
+{
+	uint32_t *map, id, start = btf__start_id(btf);
+	int err = btf__sort_by_name(btf, &map);
+
+	if (err)
+		return err;
+	if (btf == s->all)
+		enc_remap_records(s, map, start);
+	free(map);
+	for (id = start; id < btf__type_cnt(btf); id++) {
+		struct btf_type *t = btf__type_by_id_mut(btf, id);
+
+		if (btf_kind(t) == BTF_KIND_LOCSEC)
+			qsort(btf_type_body(t), btf_vlen(t), sizeof(struct btf_loc_merged),
+			      cmp_loc_merged);
+	}
+	return 0;
 }

@@ -30,3 +30,10 @@ add_test(NAME merged_vs_seed_vmlinux
 	 COMMAND sh -c "[ -r \"$1\" ] || exit 77; set -e; d=$(mktemp -d); trap 'rm -rf $d' EXIT; \"$0\" -j2 --btf_encode_detached $d/s --btf_features=default,inline \"$1\" 2>/dev/null; \"$0\" -j2 --btf_encode_detached $d/m --btf_features=default,inline,layout \"$1\" 2>/dev/null; \"$2\" $d/s $d/m"
 		 ${BTFENC_BIN} ${MERGED_VMLINUX} $<TARGET_FILE:test_layouts>)
 set_tests_properties(merged_vs_seed_vmlinux PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# btf__permute / btf__sort_by_name (btf/permute.c): the merged layout's
+# type order, as bpf-next's resolve_btfids --btf_sort makes it.
+add_executable(test_permute ${TESTS_DIR}/test_permute.c)
+target_include_directories(test_permute PRIVATE ${CMAKE_SOURCE_DIR}/btf)
+target_link_libraries(test_permute PRIVATE btfenc_btf)
+add_test(NAME btf_permute COMMAND test_permute)
