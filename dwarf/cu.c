@@ -230,31 +230,25 @@ static int param_reg(Dwarf_Attribute *loc, int expected)
 	return reg;
 }
 
-/* Number of integer parameters the ABI passes in registers. */
-static unsigned int abi_nr_param_regs(int machine)
-{
-	unsigned int n = 0;
-
-	while (abi_param_reg(machine, n) >= 0)
-		n++;
-	return n;
-}
-
 /*
  * Flags from where parameter @idx of a function with code lives, read
- * as pahole reads them: only register-passed positions are checked; a
- * location holding no register, a constant value, or no location at all
- * means optimized out; another register than the ABI's is unexpected.
+ * as pahole reads them: no location at all (a constant value) means
+ * optimized out; at register-passed positions a location holding no
+ * register does too, and another register than the ABI's is unexpected.
  */
 static uint16_t param_loc_flags(struct dw_cu_ctx *ctx, Dwarf_Die *param, unsigned int idx)
 {
 	int expected = abi_param_reg(dw_file_machine(ctx->file), idx), actual;
 	Dwarf_Attribute loc;
 
-	if (expected < 0)
-		return 0;
+	/*
+	 * Past the argument registers only a missing location (optimized
+	 * out, or a DW_AT_const_value) counts, as in pahole master.
+	 */
 	if (!dwarf_attr(param, DW_AT_location, &loc))
 		return DW_FUNC_OPTIMIZED_PARAM;
+	if (expected < 0)
+		return 0;
 	actual = param_reg(&loc, expected);
 	if (actual < 0)
 		return DW_FUNC_OPTIMIZED_PARAM;
@@ -299,7 +293,7 @@ static void param_decl(Dwarf_Die *param, Dwarf_Die *decl)
 static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
 		      struct dw_func *f)
 {
-	unsigned int nr_regs = abi_nr_param_regs(dw_file_machine(ctx->file)), slot = 0;
+	unsigned int slot = 0;
 	Dwarf_Die child, decl, type;
 	Dwarf_Word size;
 	struct dw_param p;
@@ -331,7 +325,7 @@ static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
 		if (err)
 			return err;
 		p.name_off = off;
-		if ((f->flags & DW_FUNC_HAS_CODE) && f->nr_params < nr_regs)
+		if (f->flags & DW_FUNC_HAS_CODE)
 			f->flags |= param_loc_flags(ctx, &child, slot);
 		/* A 9..16-byte value takes two argument registers. */
 		size = 0;
@@ -406,6 +400,8 @@ static int decode_func(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	f.flags = func_flags(die);
 	if (func_addr(die, &f.addr))
 		f.flags |= DW_FUNC_HAS_CODE;
+	if ((f.flags & DW_FUNC_HAS_CODE) && !dwarf_hasattr(die, DW_AT_low_pc))
+		f.flags |= DW_FUNC_RANGES_ADDR;
 	off = dw_str(ctx, dwarf_diename(die));
 	if (off < 0)
 		return off;

@@ -44,6 +44,7 @@ enum {
 	DW_FUNC_UNCERTAIN_LOC = 1 << 9,  /* packed struct on the stack */
 	DW_FUNC_KFUNC = 1 << 10,         /* reserved for the encoder */
 	DW_FUNC_REORDERED = 1 << 11,     /* a concrete instance lists params out of order */
+	DW_FUNC_RANGES_ADDR = 1 << 12,   /* addr from DW_AT_ranges: no DW_AT_low_pc */
 };
 
 /* A DW_TAG_subprogram of this CU (concrete or abstract). */

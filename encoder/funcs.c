@@ -188,8 +188,14 @@ static const char *skip_reason(const struct enc_state *s, const uint32_t *run, u
 		const struct enc_func *f = &s->funcs[run[i]];
 
 		bad |= f->flags;
+		/*
+		 * pahole knows a function's address only from DW_AT_low_pc:
+		 * one split by gcc into hot and .cold parts (DW_AT_ranges)
+		 * is not found at its clone's symbol.
+		 */
 		if (f->flags & DW_FUNC_OPTIMIZED_PARAM &&
-		    (f->flags & DW_FUNC_NOCALL || clone_at(s, name, f->addr)))
+		    (f->flags & DW_FUNC_NOCALL ||
+		     (!(f->flags & DW_FUNC_RANGES_ADDR) && clone_at(s, name, f->addr))))
 			changed_cc = true;
 		/* Like pahole, stop comparing once something else is wrong. */
 		if (!(bad & (DW_FUNC_UNEXPECTED_REG | DW_FUNC_REORDERED)) && !inconsistent &&
