@@ -525,7 +525,8 @@ int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts);
  * Reorders the types @btf owns (not its base's): type start_id + i moves
  * to id @id_map[i], for each of them, and every type id referring to one
  * of them is rewritten.  -EINVAL unless @id_map is a permutation of those
- * ids.  (libbpf 1.7's btf__permute, for a split BTF's own types.)
+ * ids.  (bpf-next libbpf's btf__permute as it treats a split BTF; for a
+ * base BTF, too, @id_map starts at type 1, not at void.)
  */
 int btf__permute(struct btf *btf, const uint32_t *id_map);
 /*
