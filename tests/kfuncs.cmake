@@ -11,3 +11,9 @@ foreach(kind obj shared)
 			${TESTS_DIR}/fixtures/kfuncs/kfuncs.c ${kind})
 	set_tests_properties(kfuncs_${kind} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+
+# Which clones become FUNCs (encoder/funcs.c, dwarf/cu.c): .constprop
+# dropping a stack parameter vs. a hot/.cold split clone.
+add_test(NAME func_clones
+	COMMAND sh ${TESTS_DIR}/func_clones.sh ${BTFENC_BIN} ${TESTS_DIR}/fixtures/kfuncs/clones.c)
+set_tests_properties(func_clones PROPERTIES SKIP_RETURN_CODE 77)
