@@ -84,7 +84,8 @@ int btf__permute(struct btf *btf, const uint32_t *id_map)
 		if (err)
 			goto out;
 	}
-	memcpy(btf->type_offs, offs, n * sizeof(*offs));
+	if (n)
+		memcpy(btf->type_offs, offs, n * sizeof(*offs));
 	free(btf->types);
 	btf->types = types;
 	btf->types_cap = btf->types_len ? btf->types_len : 1;

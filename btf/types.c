@@ -692,7 +692,8 @@ int btf__add_loc_param_merged(struct btf *btf, uint32_t size, uint32_t flags,
 	t->size = size;
 	p = btf_type_body(t);
 	p->flags = flags;
-	memcpy(p->values, values, n * 4);
+	if (n)
+		memcpy(p->values, values, n * 4);
 	return btf_commit_type(btf, sz);
 }
 

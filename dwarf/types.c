@@ -740,7 +740,8 @@ int dw_types_struct_end(struct dw_cu_ctx *ctx, Dwarf_Die *die, size_t mark, bool
 			  UINT32_MAX, n ? n : 1);
 	if (!dst)
 		return -ENOMEM;
-	memcpy(dst, t->open.m + mark, n * sizeof(*dst));
+	if (n)
+		memcpy(dst, t->open.m + mark, n * sizeof(*dst));
 	s = &t->slots[t->nr_slots - 1];
 	s->has_mems = true;
 	s->has_annots = annots;

@@ -151,7 +151,8 @@ static int merge_sites(struct enc_state *s, const struct cu_map *m, const struct
 		d->addr = site->addr;
 		d->shndx = site->shndx;
 		d->first_loc = s->nr_locs;
-		memcpy(l, &cu->locs[site->first_loc], site->nr_params * sizeof(*l));
+		if (site->nr_params)
+			memcpy(l, &cu->locs[site->first_loc], site->nr_params * sizeof(*l));
 		s->nr_locs += site->nr_params;
 		s->nr_sites++;
 	}
