@@ -113,6 +113,10 @@ static void print_reasons(const char *path, const char *base)
 	       pct(c.params_located, c.params));
 	printf("  reg+offset or frame base (merged layout only): %llu\n",
 	       (unsigned long long)c.layout_only);
+	printf("  sites DWARF locates every parameter of (the ceiling): %llu of %llu (%.1f%%)\n",
+	       (unsigned long long)c.dwarf_complete,
+	       (unsigned long long)(c.sites - c.outside_text),
+	       pct(c.dwarf_complete, c.sites - c.outside_text));
 	for (i = 1; i < ENC_MISS_NR; i++)
 		if (c.miss[i])
 			printf("  missing, %s: %llu\n", miss_names[i], (unsigned long long)c.miss[i]);
@@ -146,6 +150,9 @@ static void print_stats(struct btf **chain, int n, bool split, const struct site
 	       pct(st->all, st->sites));
 	printf("sites with no parameters: %llu (%.1f%%)\n", (unsigned long long)st->no_params,
 	       pct(st->no_params, st->sites));
+	/* The RFC's cover letter counts these two together ("0 or more parameters"). */
+	printf("sites with every parameter, none-parameter sites included: %llu (%.1f%%)\n",
+	       (unsigned long long)(st->all + st->no_params), pct(st->all + st->no_params, st->sites));
 	printf("sites with some parameters: %llu (%.1f%%)\n", (unsigned long long)st->some,
 	       pct(st->some, st->sites));
 	printf("sites with none of their parameters: %llu (%.1f%%)\n",

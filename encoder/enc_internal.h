@@ -148,4 +148,20 @@ void enc_memo_free(struct enc_memo *m);
 uint32_t enc_memo_get(struct enc_memo *m, const void *key, size_t len);
 int enc_memo_put(struct enc_memo *m, const void *key, size_t len, uint32_t id);
 
+/* Counts @site in dwarf_complete unless DWARF lost a parameter's location there. */
+static inline void enc_count_dwarf_complete(struct enc_state *s, const struct enc_site *site)
+{
+	unsigned int i;
+
+	for (i = 0; i < site->nr_params; i++) {
+		const struct dw_loc *l = &s->locs[site->first_loc + i];
+
+		if (l->kind == DW_LOC_NONE &&
+		    (l->reason == DW_MISS_NO_LOCATION || l->reason == DW_MISS_NO_ENTRY ||
+		     l->reason == DW_MISS_NO_PARAM_DIE))
+			return;
+	}
+	s->counts.dwarf_complete++;
+}
+
 #endif /* BTFENC_ENC_INTERNAL_H */

@@ -58,6 +58,11 @@ struct enc_site_counts {
 	uint64_t params_located;
 	uint64_t miss[16];     /* indexed by enum dw_loc_miss */
 	uint64_t layout_only;  /* reg+offset or frame base: not in the seed layout */
+	/*
+	 * Kept sites where DWARF has a location at the site address for every
+	 * parameter: the most any encoder of this DWARF can reach.
+	 */
+	uint64_t dwarf_complete;
 };
 
 struct enc_opts {

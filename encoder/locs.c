@@ -327,6 +327,7 @@ int enc_add_sites(struct enc_state *s, struct btf *dst)
 			s->counts.outside_text++;
 			continue;
 		}
+		enc_count_dwarf_complete(s, site);
 		fp = site_proto(&c, site);
 		lp = fp > 0 ? site_loc_proto(&c, site, base) : fp;
 		if (lp < 0) {

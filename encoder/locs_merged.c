@@ -389,6 +389,7 @@ static int collect(struct mctx *c, struct mentry *e, size_t *n)
 			s->counts.outside_text++;
 			continue;
 		}
+		enc_count_dwarf_complete(s, site);
 		func = site_func(c, site);
 		lp = func > 0 ? site_loc_proto(c, site) : func;
 		if (lp < 0)

@@ -29,7 +29,7 @@ static const char *const miss_names[] = {
 };
 
 struct totals {
-	unsigned long sites, params, located, all, none, noparams;
+	unsigned long sites, params, located, all, none, noparams, complete;
 	unsigned long kinds[DW_LOC_ADDR + 1], misses[DW_MISS_NR];
 };
 
@@ -48,7 +48,7 @@ static const char *str(const struct dw_cu *cu, uint32_t off)
 static void print_site(const struct dw_cu *cu, const struct dw_site *s, bool quiet,
 		       struct totals *t)
 {
-	unsigned int i, located = 0;
+	unsigned int i, located = 0, lost = 0;
 
 	if (!quiet)
 		printf("site 0x%llx 0x%llx %s %u\n", (unsigned long long)s->die_off,
@@ -60,6 +60,8 @@ static void print_site(const struct dw_cu *cu, const struct dw_site *s, bool qui
 		t->kinds[l->kind]++;
 		t->misses[l->reason]++;
 		located += l->kind != DW_LOC_NONE;
+		lost += l->reason == DW_MISS_NO_LOCATION || l->reason == DW_MISS_NO_ENTRY ||
+			l->reason == DW_MISS_NO_PARAM_DIE;
 		if (quiet)
 			continue;
 		printf("param %s %s %s %d %u %u %d 0x%llx\n", p->name_off ? str(cu, p->name_off) : "(anon)",
@@ -69,6 +71,7 @@ static void print_site(const struct dw_cu *cu, const struct dw_site *s, bool qui
 	t->sites++;
 	t->params += s->nr_params;
 	t->located += located;
+	t->complete += !lost;
 	if (!s->nr_params)
 		t->noparams++;
 	else if (located == s->nr_params)
@@ -85,6 +88,7 @@ static void print_totals(const struct totals *t)
 	       t->params ? 100.0 * t->located / t->params : 0.0);
 	printf("sites: all located %lu, none located %lu, no params %lu\n", t->all, t->none,
 	       t->noparams);
+	printf("sites DWARF locates every parameter of: %lu\n", t->complete);
 	for (i = 0; i <= DW_LOC_ADDR; i++)
 		printf("kind %s %lu\n", kind_names[i], t->kinds[i]);
 	for (i = 1; i < DW_MISS_NR; i++)
