@@ -26,6 +26,9 @@ void *btf_add_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size
  */
 void *btf_reserve_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
 		      size_t add_cnt);
+/* The same without zeroing, for a caller that writes every byte it gets. */
+void *btf_grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
+		   size_t add_cnt);
 
 /* Offset + 1 (0 = empty) and the string's hash, compared before the bytes. */
 struct strset_slot {

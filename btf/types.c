@@ -776,12 +776,14 @@ int btf__add_btf(struct btf *dst, const struct btf *src)
 	if (!src->nr_types)
 		return first_id;
 	c.str_map = calloc(src->strs->len ? src->strs->len : 1, sizeof(*c.str_map));
-	if (!c.str_map || !btf_add_type_mem(dst, src->types_len)) {
+	/* Every byte reserved here is copied over: no zeroing (vmlinux: 130 MB). */
+	if (!c.str_map || !btf_grow_mem(&dst->types, &dst->types_cap, 1, dst->types_len,
+					UINT32_MAX, src->types_len)) {
 		free(c.str_map);
 		return -ENOMEM;
 	}
-	if (!btf_reserve_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
-			     dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
+	if (!btf_grow_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
+			  dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
 		free(c.str_map);
 		return -ENOMEM;
 	}
