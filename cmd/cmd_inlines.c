@@ -260,14 +260,15 @@ static bool is_elf(const char *path)
 }
 
 /*
- * @path's BTF on top of @bases, and its .BTF.extra on top of that when
- * @path is an ELF file that has one.
+ * @path's BTF on top of @bases, and its .BTF.extra (or .BTF.inline, the
+ * merged layout's name) on top of that when @path is an ELF file that has one.
  */
 int cli_load_with_extra(char **bases, int nr_bases, const char *path, struct btf ***chain,
 			int *n)
 {
 	struct btf **c;
 	struct btf *extra;
+	const char *name;
 	int err = cli_load_chain(bases, nr_bases, path, NULL, &c);
 
 	if (err)
@@ -277,10 +278,15 @@ int cli_load_with_extra(char **bases, int nr_bases, const char *path, struct btf
 	 * Only an ELF file has a .BTF.extra beside its .BTF.  Absent is fine
 	 * (ENOENT); present but unreadable is an error, not zero sites.
 	 */
-	extra = is_elf(path) ? btf__parse_file(path, ".BTF.extra", c[nr_bases], NULL) : NULL;
+	name = ".BTF.extra";
+	extra = is_elf(path) ? btf__parse_file(path, name, c[nr_bases], NULL) : NULL;
+	if (!extra && is_elf(path) && errno == ENOENT) {
+		name = ".BTF.inline";
+		extra = btf__parse_file(path, name, c[nr_bases], NULL);
+	}
 	if (!extra && is_elf(path) && errno != ENOENT) {
 		err = -errno;
-		extra = btf__parse_file(path, ".BTF.extra", c[nr_bases], &cli_log);
+		extra = btf__parse_file(path, name, c[nr_bases], &cli_log);
 		if (!extra) {
 			cli_free_chain(c, *n);
 			return err;

@@ -8,7 +8,8 @@
  *   3. FUNCs (funcs.c), VARs and DATASECs (vars.c), and with "inline" the
  *      location kinds (locs.c), then dedup again: that is .BTF;
  *   4. with "inline.extra", the location kinds go into a BTF split on
- *      .BTF, deduplicated against it: that is .BTF.extra;
+ *      .BTF, deduplicated against it: that is .BTF.extra (.BTF.inline in
+ *      the merged layout, as bpf-next names it);
  *   5. everything is validated, then written: raw files, or sections of
  *      the ELF file rewritten beside it and renamed over it.
  */
@@ -104,6 +105,15 @@ static void section_log_fn(void *ctx, const char *msg)
 		snprintf(sl->first, sizeof(sl->first), "%s", msg);
 }
 
+/*
+ * The split section of the location kinds: the seeds' kbuild reads
+ * .BTF.extra; bpf-next, whose layout "layout" selects, names it .BTF.inline.
+ */
+static const char *extra_name(const struct enc_state *s)
+{
+	return (s->o->features & ENC_F_LAYOUT) ? ".BTF.inline" : ".BTF.extra";
+}
+
 static int validate(const struct enc_state *s, const struct btf *btf, const char *sec)
 {
 	struct section_log sl = { .s = s, .sec = sec };
@@ -151,10 +161,10 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 		return -ENOMEM;
 	err = (f & ENC_F_LAYOUT) ? enc_add_sites_merged(s, *extra) : enc_add_sites(s, *extra);
 	if (!err)
-		err = dedup_and_remap(s, *extra, ".BTF.extra");
+		err = dedup_and_remap(s, *extra, extra_name(s));
 	if (!err && (f & ENC_F_LAYOUT))
 		err = enc_sort_merged(s, *extra);
-	stage_done(s, ".BTF.extra", t);
+	stage_done(s, extra_name(s), t);
 	return err;
 }
 
@@ -183,7 +193,7 @@ static int write_output(struct enc_state *s, struct btf *extra)
 
 	err = serialize(s, s->dist_split ? s->dist_split : s->all, &secs[n++], ".BTF");
 	if (!err && extra)
-		err = serialize(s, extra, &secs[n++], ".BTF.extra");
+		err = serialize(s, extra, &secs[n++], extra_name(s));
 	if (!err && s->dist_base)
 		err = serialize(s, s->dist_base, &secs[n++], ".BTF.base");
 	if (err)
@@ -194,13 +204,15 @@ static int write_output(struct enc_state *s, struct btf *extra)
 	}
 	err = enc_write_file_atomic(s->o->detached, secs[0].data, secs[0].size, s->log);
 	if (!err && extra) {
-		char *path = malloc(strlen(s->o->detached) + sizeof(".extra"));
+		/* OUT.extra or OUT.inline: the section name after ".BTF". */
+		const char *suffix = extra_name(s) + strlen(".BTF");
+		char *path = malloc(strlen(s->o->detached) + strlen(suffix) + 1);
 
 		if (!path) {
 			err = -ENOMEM;
 			goto out;
 		}
-		strcpy(stpcpy(path, s->o->detached), ".extra");
+		strcpy(stpcpy(path, s->o->detached), suffix);
 		err = enc_write_file_atomic(path, secs[1].data, secs[1].size, s->log);
 		free(path);
 	}
@@ -313,7 +325,7 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 	if (!err)
 		err = validate(&s, s.all, ".BTF");
 	if (!err && extra)
-		err = validate(&s, extra, ".BTF.extra");
+		err = validate(&s, extra, extra_name(&s));
 	/* As pahole: raw (detached) output is never distilled. */
 	if (!err && (o->features & ENC_F_DISTILLED_BASE) && !o->detached)
 		err = enc_distill(&s, extra);

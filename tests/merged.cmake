@@ -37,3 +37,8 @@ add_executable(test_permute ${TESTS_DIR}/test_permute.c)
 target_include_directories(test_permute PRIVATE ${CMAKE_SOURCE_DIR}/btf)
 target_link_libraries(test_permute PRIVATE btfenc_btf)
 add_test(NAME btf_permute COMMAND test_permute)
+
+# With "layout", inline.extra's split section is bpf-next's .BTF.inline
+# (OUT.inline detached); without it, the seeds' .BTF.extra.
+add_test(NAME btf_inline_section
+	 COMMAND ${TESTS_DIR}/btf_inline_section.sh ${BTFENC_BIN} $<TARGET_FILE:demo>)

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# btf_inline_section.sh BTFENC OBJ: with "layout", inline.extra's split
+# section takes bpf-next's name: -J adds .BTF.inline (no .BTF.extra), a
+# detached run writes OUT.inline (no OUT.extra).  Both validate, and
+# `inlines` lists the same sites from the ELF file and from the raw pair.
+# Without "layout" the seeds' .BTF.extra stays.
+set -u
+BTFENC=$1
+OBJ=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+check() { # name, status
+	if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi
+}
+secs() { readelf -SW "$1" | sed -n 's/.*\] \(\.BTF[.a-z]*\) .*/\1/p' | sort | tr '\n' ' '; }
+
+cp "$OBJ" "$T/m"
+"$BTFENC" -J --btf_features=default,inline.extra,layout "$T/m"
+check "-J inline.extra,layout succeeds" $?
+[ "$(secs "$T/m")" = ".BTF .BTF.inline " ]; check "layout: sections .BTF and .BTF.inline" $?
+
+cp "$OBJ" "$T/s"
+"$BTFENC" -J --btf_features=default,inline.extra "$T/s"
+[ "$(secs "$T/s")" = ".BTF .BTF.extra " ]; check "seed layout: sections .BTF and .BTF.extra" $?
+
+"$BTFENC" --btf_encode_detached "$T/out" --btf_features=default,inline.extra,layout "$OBJ"
+[ -s "$T/out.inline" ] && [ ! -e "$T/out.extra" ]
+check "detached: OUT.inline written, no OUT.extra" $?
+"$BTFENC" dump --check --base "$T/out" "$T/out.inline"
+check "OUT.inline validates on OUT" $?
+"$BTFENC" dump --check --base "$T/m" --section .BTF.inline "$T/m"
+check ".BTF.inline validates on .BTF" $?
+
+# A raw file has no symbols nor section addresses: compare the JSON
+# without "at" (symbol+offset) and "addr".
+noat() { sed 's/"at": "[^"]*", //; s/"addr": [0-9]*, //'; }
+"$BTFENC" inlines "$T/m" --json | noat >"$T/elf.txt" &&
+	"$BTFENC" inlines --base "$T/out" "$T/out.inline" --json | noat >"$T/raw.txt"
+check "inlines reads both" $?
+[ -s "$T/elf.txt" ] && cmp -s "$T/elf.txt" "$T/raw.txt"
+check "the same sites from .BTF.inline and OUT.inline ($(wc -l <"$T/elf.txt") lines)" $?
+"$BTFENC" inlines "$T/s" | sed 's/=[^,)]*/=/g' >"$T/seed.txt"
+"$BTFENC" inlines "$T/m" | sed 's/=[^,)]*/=/g' | cmp -s - "$T/seed.txt"
+check "the same sites and parameter names as the seed layout's .BTF.extra" $?
+exit $fail
