@@ -63,6 +63,12 @@ void cli_free_chain(struct btf **chain, int n)
 	free(chain);
 }
 
+/* The sections btfenc writes as split BTF on the file's own .BTF. */
+static bool is_split_section(const char *sec)
+{
+	return sec && (!strcmp(sec, ".BTF.extra") || !strcmp(sec, ".BTF.inline"));
+}
+
 int cli_load_chain(char **bases, int nr_bases, const char *path, const char *sec,
 		   struct btf ***chain)
 {
@@ -75,7 +81,17 @@ int cli_load_chain(char **bases, int nr_bases, const char *path, const char *sec
 	for (i = 0; i <= nr_bases; i++) {
 		const char *p = i < nr_bases ? bases[i] : path;
 
-		c[i] = btf__parse_file(p, i < nr_bases ? NULL : sec, parent, &cli_log);
+		/* Without its base a split section only fails on its strings: say why. */
+		if (i == nr_bases && !parent && is_split_section(sec)) {
+			c[i] = btf__parse_file(p, sec, NULL, NULL);
+			if (!c[i] && errno == ENOENT)
+				c[i] = btf__parse_file(p, sec, NULL, &cli_log); /* says it is missing */
+			else if (!c[i])
+				cli_err("%s: %s is split BTF: give its base with --base (%s for its .BTF)",
+					p, sec, p);
+		} else {
+			c[i] = btf__parse_file(p, i < nr_bases ? NULL : sec, parent, &cli_log);
+		}
 		if (!c[i]) {
 			int err = -errno;
 

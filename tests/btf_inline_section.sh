@@ -4,7 +4,8 @@
 # section takes bpf-next's name: -J adds .BTF.inline (no .BTF.extra), a
 # detached run writes OUT.inline (no OUT.extra).  Both validate, and
 # `inlines` lists the same sites from the ELF file and from the raw pair.
-# Without "layout" the seeds' .BTF.extra stays.
+# Without "layout" the seeds' .BTF.extra stays.  Dumped without its
+# base, the split section gets a one-line error that says so.
 set -u
 BTFENC=$1
 OBJ=$2
@@ -32,6 +33,9 @@ check "detached: OUT.inline written, no OUT.extra" $?
 check "OUT.inline validates on OUT" $?
 "$BTFENC" dump --check --base "$T/m" --section .BTF.inline "$T/m"
 check ".BTF.inline validates on .BTF" $?
+"$BTFENC" dump --section .BTF.inline "$T/m" >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "split BTF: give its base with --base" "$T/err"
+check "no base for .BTF.inline: one line naming --base, exit 1" $?
 
 # A raw file has no symbols nor section addresses: compare the JSON
 # without "at" (symbol+offset) and "addr".
