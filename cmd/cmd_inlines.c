@@ -276,12 +276,15 @@ int cli_load_with_extra(char **bases, int nr_bases, const char *path, struct btf
 	*n = nr_bases + 1;
 	/*
 	 * Only an ELF file has a .BTF.extra beside its .BTF.  Absent is fine
-	 * (ENOENT); present but unreadable is an error, not zero sites.
+	 * (ENOENT); present but unreadable is an error, not zero sites.  The
+	 * name follows the layout of .BTF, written in the same run: a section
+	 * of the other name, left by an earlier run in the other layout, is
+	 * read only when the expected one is absent.
 	 */
-	name = ".BTF.extra";
+	name = btf__layout(c[nr_bases]) == BTF_LAYOUT_MERGED ? ".BTF.inline" : ".BTF.extra";
 	extra = is_elf(path) ? btf__parse_file(path, name, c[nr_bases], NULL) : NULL;
 	if (!extra && is_elf(path) && errno == ENOENT) {
-		name = ".BTF.inline";
+		name = strcmp(name, ".BTF.extra") ? ".BTF.extra" : ".BTF.inline";
 		extra = btf__parse_file(path, name, c[nr_bases], NULL);
 	}
 	if (!extra && is_elf(path) && errno != ENOENT) {

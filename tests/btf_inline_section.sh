@@ -45,7 +45,22 @@ noat() { sed 's/"at": "[^"]*", //; s/"addr": [0-9]*, //'; }
 check "inlines reads both" $?
 [ -s "$T/elf.txt" ] && cmp -s "$T/elf.txt" "$T/raw.txt"
 check "the same sites from .BTF.inline and OUT.inline ($(wc -l <"$T/elf.txt") lines)" $?
-"$BTFENC" inlines "$T/s" | sed 's/=[^,)]*/=/g' >"$T/seed.txt"
+"$BTFENC" inlines "$T/s" >"$T/seed.full"
+sed 's/=[^,)]*/=/g' "$T/seed.full" >"$T/seed.txt"
 "$BTFENC" inlines "$T/m" | sed 's/=[^,)]*/=/g' | cmp -s - "$T/seed.txt"
 check "the same sites and parameter names as the seed layout's .BTF.extra" $?
+
+# Re-encoded in the other layout, the file keeps the earlier split section
+# (btfenc never deletes sections); readers take the one .BTF's layout names.
+cp "$T/s" "$T/sm"
+"$BTFENC" -J --btf_features=default,inline.extra,layout "$T/sm"
+# The sites read the same in both layouts here; the LOCSEC bytes do not.
+locsec() { "$BTFENC" stats "$1" | grep '^LOCSEC'; }
+[ "$(secs "$T/sm")" = ".BTF .BTF.extra .BTF.inline " ] &&
+	[ "$(locsec "$T/sm")" = "$(locsec "$T/m")" ] && [ "$(locsec "$T/m")" != "$(locsec "$T/s")" ] &&
+	"$BTFENC" inlines "$T/sm" --json | noat | cmp -s - "$T/elf.txt"
+check "seed then layout run: stats/inlines read .BTF.inline, not the stale .BTF.extra" $?
+"$BTFENC" -J --btf_features=default,inline.extra "$T/sm"
+[ "$(locsec "$T/sm")" = "$(locsec "$T/s")" ] && "$BTFENC" inlines "$T/sm" | cmp -s - "$T/seed.full"
+check "and back: .BTF.extra read again" $?
 exit $fail
