@@ -313,6 +313,14 @@ struct btf *btf__new_empty_layout(enum btf_loc_layout layout);
  */
 enum btf_loc_layout btf__layout(const struct btf *btf);
 int btf__set_layout(struct btf *btf, enum btf_loc_layout layout);
+/*
+ * The ELF section of the location kinds split on .BTF, per layout: the
+ * seeds' kbuild reads .BTF.extra; bpf-next names it .BTF.inline.
+ */
+static inline const char *btf_loc_split_sec(enum btf_loc_layout layout)
+{
+	return layout == BTF_LAYOUT_MERGED ? ".BTF.inline" : ".BTF.extra";
+}
 /* Bytes of type record @t of @btf (its layout's btf_type_size). */
 long btf__type_size(const struct btf *btf, const struct btf_type *t);
 /* Frees @btf (not its base). NULL is a no-op. */

@@ -66,7 +66,8 @@ void cli_free_chain(struct btf **chain, int n)
 /* The sections btfenc writes as split BTF on the file's own .BTF. */
 static bool is_split_section(const char *sec)
 {
-	return sec && (!strcmp(sec, ".BTF.extra") || !strcmp(sec, ".BTF.inline"));
+	return sec && (!strcmp(sec, btf_loc_split_sec(BTF_LAYOUT_SEED)) ||
+		       !strcmp(sec, btf_loc_split_sec(BTF_LAYOUT_MERGED)));
 }
 
 int cli_load_chain(char **bases, int nr_bases, const char *path, const char *sec,

@@ -268,6 +268,7 @@ int cli_load_with_extra(char **bases, int nr_bases, const char *path, struct btf
 {
 	struct btf **c;
 	struct btf *extra;
+	enum btf_loc_layout layout;
 	const char *name;
 	int err = cli_load_chain(bases, nr_bases, path, NULL, &c);
 
@@ -281,10 +282,12 @@ int cli_load_with_extra(char **bases, int nr_bases, const char *path, struct btf
 	 * of the other name, left by an earlier run in the other layout, is
 	 * read only when the expected one is absent.
 	 */
-	name = btf__layout(c[nr_bases]) == BTF_LAYOUT_MERGED ? ".BTF.inline" : ".BTF.extra";
+	layout = btf__layout(c[nr_bases]);
+	name = btf_loc_split_sec(layout);
 	extra = is_elf(path) ? btf__parse_file(path, name, c[nr_bases], NULL) : NULL;
 	if (!extra && is_elf(path) && errno == ENOENT) {
-		name = strcmp(name, ".BTF.extra") ? ".BTF.extra" : ".BTF.inline";
+		name = btf_loc_split_sec(layout == BTF_LAYOUT_MERGED ? BTF_LAYOUT_SEED :
+								       BTF_LAYOUT_MERGED);
 		extra = btf__parse_file(path, name, c[nr_bases], NULL);
 	}
 	if (!extra && is_elf(path) && errno != ENOENT) {

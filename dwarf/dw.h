@@ -124,6 +124,17 @@ struct dw_loc {
 	uint64_t value;
 };
 
+/*
+ * DWARF itself has no location for the parameter at the site (optimized
+ * out, a location-list gap, no parameter DIE): no encoder can recover it.
+ */
+static inline bool dw_loc_lost(const struct dw_loc *l)
+{
+	return l->kind == DW_LOC_NONE &&
+	       (l->reason == DW_MISS_NO_LOCATION || l->reason == DW_MISS_NO_ENTRY ||
+		l->reason == DW_MISS_NO_PARAM_DIE);
+}
+
 /* One DW_TAG_inlined_subroutine, nested ones included. */
 struct dw_site {
 	uint32_t name_off;    /* inlined function's name, dw_cu.btf strings */

@@ -153,14 +153,9 @@ static inline void enc_count_dwarf_complete(struct enc_state *s, const struct en
 {
 	unsigned int i;
 
-	for (i = 0; i < site->nr_params; i++) {
-		const struct dw_loc *l = &s->locs[site->first_loc + i];
-
-		if (l->kind == DW_LOC_NONE &&
-		    (l->reason == DW_MISS_NO_LOCATION || l->reason == DW_MISS_NO_ENTRY ||
-		     l->reason == DW_MISS_NO_PARAM_DIE))
+	for (i = 0; i < site->nr_params; i++)
+		if (dw_loc_lost(&s->locs[site->first_loc + i]))
 			return;
-	}
 	s->counts.dwarf_complete++;
 }
 

@@ -105,13 +105,11 @@ static void section_log_fn(void *ctx, const char *msg)
 		snprintf(sl->first, sizeof(sl->first), "%s", msg);
 }
 
-/*
- * The split section of the location kinds: the seeds' kbuild reads
- * .BTF.extra; bpf-next, whose layout "layout" selects, names it .BTF.inline.
- */
+/* The split section of the location kinds, named by the layout "layout" selects. */
 static const char *extra_name(const struct enc_state *s)
 {
-	return (s->o->features & ENC_F_LAYOUT) ? ".BTF.inline" : ".BTF.extra";
+	return btf_loc_split_sec((s->o->features & ENC_F_LAYOUT) ? BTF_LAYOUT_MERGED :
+								     BTF_LAYOUT_SEED);
 }
 
 static int validate(const struct enc_state *s, const struct btf *btf, const char *sec)

@@ -60,8 +60,7 @@ static void print_site(const struct dw_cu *cu, const struct dw_site *s, bool qui
 		t->kinds[l->kind]++;
 		t->misses[l->reason]++;
 		located += l->kind != DW_LOC_NONE;
-		lost += l->reason == DW_MISS_NO_LOCATION || l->reason == DW_MISS_NO_ENTRY ||
-			l->reason == DW_MISS_NO_PARAM_DIE;
+		lost += dw_loc_lost(l);
 		if (quiet)
 			continue;
 		printf("param %s %s %s %d %u %u %d 0x%llx\n", p->name_off ? str(cu, p->name_off) : "(anon)",
