@@ -304,8 +304,10 @@ static int cmd_concat(int argc, char **argv)
 	return err;
 }
 
-static int cmd_dedup(const char *in, const char *out)
+/* @in_place: on the records themselves, as the encoder has it done. */
+static int cmd_dedup(const char *in, const char *out, bool in_place)
 {
+	struct btf_dedup_opts opts = { .in_place = in_place };
 	struct btf *btf = load(in);
 	double t0;
 	int err;
@@ -313,7 +315,7 @@ static int cmd_dedup(const char *in, const char *out)
 	if (!btf)
 		return 1;
 	t0 = now_ms();
-	err = btf__dedup(btf, NULL);
+	err = btf__dedup(btf, &opts);
 	if (getenv("BTF_DEDUP_TIME"))
 		fprintf(stderr, "dedup: %.1f ms\n", now_ms() - t0);
 	if (err)
@@ -326,13 +328,15 @@ static int cmd_dedup(const char *in, const char *out)
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "dedup"))
-		return cmd_dedup(argv[2], argv[3]);
+		return cmd_dedup(argv[2], argv[3], false);
+	if (argc == 5 && !strcmp(argv[1], "dedup") && !strcmp(argv[2], "--in-place"))
+		return cmd_dedup(argv[3], argv[4], true);
 	if (argc >= 4 && !strcmp(argv[1], "concat"))
 		return cmd_concat(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "canon"))
 		return cmd_canon(argv[2], NULL);
 	if (argc == 4 && !strcmp(argv[1], "canon"))
 		return cmd_canon(argv[2], argv[3]);
-	fprintf(stderr, "usage: %s dedup IN OUT | concat OUT IN... | canon IN [BASE]\n", argv[0]);
+	fprintf(stderr, "usage: %s dedup [--in-place] IN OUT | concat OUT IN... | canon IN [BASE]\n", argv[0]);
 	return 2;
 }

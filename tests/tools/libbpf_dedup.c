@@ -4,11 +4,15 @@
  * raw BTF file with the system libbpf, runs its btf__dedup() and writes
  * the raw result.  Only kinds libbpf knows (1..19) can go through it.
  *
- * Usage: libbpf_dedup IN.btf OUT.btf
+ * Usage: libbpf_dedup [--modifiable] IN.btf OUT.btf
+ * --modifiable: the BTF is made modifiable (libbpf copies a parsed BTF's
+ * types and indexes its strings) before the dedup is timed, as it is in
+ * an encoder that built it with btf__add_*() (pahole).
  */
 #include <bpf/btf.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,13 +36,22 @@ int main(int argc, char **argv)
 	FILE *f;
 	int err;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s IN.btf OUT.btf\n", argv[0]);
+	bool modifiable = argc == 4 && !strcmp(argv[1], "--modifiable");
+
+	if (argc != 3 && !modifiable) {
+		fprintf(stderr, "usage: %s [--modifiable] IN.btf OUT.btf\n", argv[0]);
 		return 2;
 	}
+	argv += modifiable;
 	btf = btf__parse_raw(argv[1]);
 	if (!btf) {
 		fprintf(stderr, "%s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	/* Adding the string every BTF has changes nothing but modifiability. */
+	if (modifiable && btf__add_str(btf, "") < 0) {
+		fprintf(stderr, "%s: cannot make it modifiable\n", argv[1]);
+		btf__free(btf);
 		return 1;
 	}
 	t0 = now_ms();
