@@ -455,6 +455,18 @@ static int check_id(uint32_t *id, void *arg)
 /* Below this many bytes of records, a second thread costs more than it saves. */
 #define PARALLEL_MIN (1u << 20)
 
+/*
+ * Runs @fn(@arg) on a second thread for @len bytes of records, or here
+ * and now for fewer (or without a thread); true: join *@th.
+ */
+static bool run_beside(pthread_t *th, size_t len, void *(*fn)(void *), void *arg)
+{
+	if (len >= PARALLEL_MIN && !pthread_create(th, NULL, fn, arg))
+		return true;
+	fn(arg);
+	return false;
+}
+
 struct copy_job {
 	void *dst;
 	const void *src;
@@ -477,13 +489,11 @@ static void copy_records(void *dst, const void *src, size_t len)
 {
 	struct copy_job hi = { (char *)dst + len / 2, (const char *)src + len / 2, len - len / 2 };
 	pthread_t th;
+	bool threaded = run_beside(&th, len, copy_part, &hi);
 
-	if (len < PARALLEL_MIN || pthread_create(&th, NULL, copy_part, &hi)) {
-		memcpy(dst, src, len);
-		return;
-	}
 	memcpy(dst, src, len / 2);
-	pthread_join(th, NULL);
+	if (threaded)
+		pthread_join(th, NULL);
 }
 
 /* Copies the own records and indexes every type of the chain by id. */
@@ -530,10 +540,10 @@ static void *check_ids(void *arg)
 {
 	struct id_check *c = arg;
 	struct dedup *d = c->d;
-	uint32_t i;
+	uint32_t id;
 
-	for (i = 0; i < d->btf->nr_types; i++) {
-		struct btf_type *t = tp(d, d->start_id + i);
+	for (id = d->start_id; id < d->type_cnt; id++) {
+		struct btf_type *t = tp(d, id);
 		unsigned int kind = btf_kind(t);
 		bool self = kind == BTF_KIND_VAR || kind == BTF_KIND_DATASEC ||
 			    kind == BTF_KIND_LOCSEC;
@@ -542,7 +552,7 @@ static void *check_ids(void *arg)
 			c->err = -EINVAL;
 			break;
 		}
-		d->map[d->start_id + i] = self ? d->start_id + i : ID_UNPROCESSED;
+		d->map[id] = self ? id : ID_UNPROCESSED;
 	}
 	return NULL;
 }
@@ -668,6 +678,21 @@ static int dedup_prep_base(struct dedup *d)
 			return err;
 	}
 	return 0;
+}
+
+/* The id check beside the base's hashing and the string phase. */
+static int dedup_scan(struct dedup *d)
+{
+	struct id_check chk = { d, 0 };
+	pthread_t th;
+	bool threaded = run_beside(&th, d->btf->types_len, check_ids, &chk);
+	int err = dedup_prep_base(d);
+
+	if (!err)
+		err = dedup_strings(d);
+	if (threaded)
+		pthread_join(th, NULL);
+	return err ? err : chk.err;
 }
 
 /* ---- phase 2: primitives ---- */
@@ -1313,22 +1338,8 @@ int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts)
 	if (!btf)
 		return -EINVAL;
 	err = dedup_init(&d, btf, opts && opts->in_place);
-	if (!err) {
-		struct id_check chk = { &d, 0 };
-		pthread_t th;
-		bool threaded = btf->types_len >= PARALLEL_MIN &&
-				!pthread_create(&th, NULL, check_ids, &chk);
-
-		if (!threaded)
-			check_ids(&chk);
-		err = dedup_prep_base(&d);
-		if (!err)
-			err = dedup_strings(&d);
-		if (threaded)
-			pthread_join(th, NULL);
-		if (!err)
-			err = chk.err;
-	}
+	if (!err)
+		err = dedup_scan(&d);
 	if (!err)
 		err = dedup_types(&d);
 	if (err)
