@@ -93,15 +93,7 @@ int btf_commit_type(struct btf *btf, size_t size);
 /* Last type this BTF owns, or NULL. */
 struct btf_type *btf_last_type(struct btf *btf);
 
-/*
- * Calls @fn on each type id field of @t, a record in @layout; stops at a
- * non-zero return.
- */
-int btf_type_visit_type_ids(struct btf_type *t, enum btf_loc_layout layout,
-			    int (*fn)(uint32_t *id, void *ctx), void *ctx);
-/* Calls @fn on each string offset field of @t. */
-int btf_type_visit_str_offs(struct btf_type *t, enum btf_loc_layout layout,
-			    int (*fn)(uint32_t *off, void *ctx), void *ctx);
+#include "visit.h"
 
 /* Swaps the byte order of one record in place; @t's header is native. */
 void btf_bswap_type_body(struct btf_type *t, enum btf_loc_layout layout);
