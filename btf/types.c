@@ -204,6 +204,19 @@ void *btf_add_type_mem(struct btf *btf, size_t size)
 	return btf_reserve_mem(&btf->types, &btf->types_cap, 1, btf->types_len, UINT32_MAX, size);
 }
 
+void btf_reserve_types(struct btf *btf, size_t bytes)
+{
+	size_t nr = bytes / sizeof(struct btf_type);
+
+	/* Failure is harmless: the arrays grow as they would have. */
+	if (btf->types_cap < bytes)
+		btf_grow_mem(&btf->types, &btf->types_cap, 1, btf->types_len, UINT32_MAX,
+			     bytes - btf->types_len);
+	if (btf->type_offs_cap < nr)
+		btf_grow_mem((void **)&btf->type_offs, &btf->type_offs_cap, sizeof(uint32_t),
+			     btf->nr_types, BTF_MAX_NR_TYPES, nr - btf->nr_types);
+}
+
 int btf_commit_type(struct btf *btf, size_t size)
 {
 	uint32_t *off;
@@ -787,6 +800,8 @@ int btf__add_btf(struct btf *dst, const struct btf *src)
 		free(c.str_map);
 		return -ENOMEM;
 	}
+	btf_mem_populate((char *)dst->types + dst->types_len, src->types_len);
+	btf_mem_populate(dst->type_offs + dst->nr_types, src->nr_types * sizeof(uint32_t));
 	for (i = 0; i < src->nr_types; i++) {
 		const struct btf_type *st = btf__type_by_id(src, src->start_id + i);
 		long sz = btf_type_size_layout(st, src->layout);

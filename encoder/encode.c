@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 static double now(void)
 {
@@ -300,6 +301,7 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 	struct enc_pool_opts po = { o->path, o->jobs, &dw, o->progress };
 	struct btf *extra = NULL;
 	double t = now();
+	struct stat st;
 	int err;
 
 	err = enc_elf_info_load(o->path, &s.elf, log);
@@ -314,6 +316,12 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 		goto out;
 	}
 	btf__set_pointer_size(s.all, s.elf.ptr_size);
+	/*
+	 * The merged types stay below the file's size in practice (vmlinux:
+	 * 130 MB of 590 MB), so their arrays are sized once and never moved.
+	 */
+	if (!stat(o->path, &st))
+		btf_reserve_types(s.all, st.st_size);
 	t = now();
 	err = enc_pool_run(&po, enc_merge_cu, &s, log);
 	stage_done(&s, "decode, merge", &t);
