@@ -6,7 +6,7 @@
  * consumes slot after slot in CU order.  Because consumption order is
  * fixed, the output does not depend on the number of workers.
  *
- * The window (2 x jobs CUs) bounds memory: a vmlinux CU decodes to a few
+ * The window (8 x jobs CUs) bounds memory: a vmlinux CU decodes to a few
  * MB at most, while all 2172 CUs at once would be gigabytes.
  */
 #include "pool.h"
@@ -155,12 +155,14 @@ int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ct
 	dw_file_close(f);
 
 	/*
-	 * vmlinux, -j2 (2 cores, loaded machine): a window of 1 x jobs left
-	 * workers waiting on the merge (7.6 s wall, 5.3 s CPU); 2 x and 4 x
-	 * both ~4.3 s CPU, and the decode peak is 206-208 MB for all three.
-	 * The run's peak is in dedup, not here.
+	 * vmlinux, -j2 (2 cores): a window of 1 x jobs left workers waiting
+	 * on the merge (7.6 s wall, 5.3 s CPU).  From 2 x to 8 x jobs the
+	 * whole run went 3.39 -> 3.13 s (three alternating runs each; 16 x
+	 * and 32 x no better): a worker on a big CU no longer holds the
+	 * other back.  The peak stays in dedup (213-219 MB either way; 301
+	 * -> 305 MB with inline.extra).
 	 */
-	p.window = 2 * (o->jobs ? o->jobs : 1);
+	p.window = 8 * (o->jobs ? o->jobs : 1);
 	p.slots = calloc(p.nr_cus ? p.nr_cus : 1, sizeof(*p.slots));
 	threads = calloc(o->jobs ? o->jobs : 1, sizeof(*threads));
 	if (!p.slots || !threads) {
