@@ -89,7 +89,6 @@ struct btf {
 	uint32_t layout_cnt;
 };
 
-/* Reserves @size bytes for a new record at the end of the type data. */
 /*
  * Makes room for @bytes of type records (and as many types as that can
  * hold) before they are added, so that the arrays never move: on the VMs
@@ -99,6 +98,7 @@ struct btf {
  * resident.
  */
 void btf_reserve_types(struct btf *btf, size_t bytes);
+/* Reserves @size bytes for a new record at the end of the type data. */
 void *btf_add_type_mem(struct btf *btf, size_t size);
 /* Records the type reserved last (@size bytes) and returns its id. */
 int btf_commit_type(struct btf *btf, size_t size);

@@ -502,12 +502,12 @@ static void *copy_part(void *arg)
  */
 static void copy_records(void *dst, const void *src, size_t len)
 {
+	struct copy_job lo = { dst, src, len / 2 };
 	struct copy_job hi = { (char *)dst + len / 2, (const char *)src + len / 2, len - len / 2 };
 	pthread_t th;
 	bool threaded = run_beside(&th, len, copy_part, &hi);
 
-	btf_mem_populate(dst, len / 2);
-	memcpy(dst, src, len / 2);
+	copy_part(&lo);
 	if (threaded)
 		pthread_join(th, NULL);
 }

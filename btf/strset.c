@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /*
  * On the VMs this was measured on, a first write to a page costs 10-20
@@ -17,8 +18,9 @@
  */
 void btf_mem_populate(void *p, size_t len)
 {
-	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t hi = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+	uintptr_t page = sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + len) & ~(page - 1);
 
 	if (hi > lo)
 		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
