@@ -519,6 +519,15 @@ struct btf_dedup_opts {
 	 * error may ask for it.
 	 */
 	bool in_place;
+	/*
+	 * Leave the string table as it is instead of rebuilding it from the
+	 * strings the kept types use, when it is known to hold no string twice
+	 * (built by btf__add_str() and the like, not loaded) and @btf has no
+	 * base: names then compare by offset already.  For a caller that
+	 * deduplicates again before writing (the encoder's first pass); the
+	 * result keeps unused strings and differs from libbpf's in them.
+	 */
+	bool keep_strings;
 };
 
 /*

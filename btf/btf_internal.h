@@ -52,6 +52,8 @@ struct strset {
 	size_t index_cap;
 	size_t index_cnt;
 	bool indexed;
+	/* Loaded from a table that may repeat a string (a file's). */
+	bool maybe_dups;
 };
 
 struct strset *strset__new(const void *init, size_t init_len);
@@ -60,6 +62,19 @@ void strset__free(struct strset *set);
 long strset__add_str(struct strset *set, const char *s);
 /* Offset of @s, or -ENOENT. */
 long strset__find_str(struct strset *set, const char *s);
+/* No string twice: started empty (or "") and only added to since. */
+static inline bool strset__unique(const struct strset *set)
+{
+	return !set->maybe_dups;
+}
+/*
+ * Adds every string of @src and sets map[o] = (offset in @set) + 1 for
+ * each string starting at byte o of @src's table (a loaded table's
+ * repeated copies of a string may be left out).  The order in which new
+ * strings are appended follows @src's index, not its table.  Returns 0 or
+ * a negative errno.
+ */
+int strset__add_all(struct strset *set, const struct strset *src, uint32_t *map);
 
 struct btf {
 	struct btf *base;
@@ -98,6 +113,13 @@ struct btf {
  * resident.
  */
 void btf_reserve_types(struct btf *btf, size_t bytes);
+/*
+ * btf__add_btf() for the encoder's merge of a CU: every string of @src's
+ * table goes into @dst in one prefetched pass, used or not (the merged
+ * BTF is deduplicated, which keeps only the strings types use).  Plain
+ * btf__add_btf() when either side is split BTF.
+ */
+int btf_merge_btf(struct btf *dst, const struct btf *src);
 /* Reserves @size bytes for a new record at the end of the type data. */
 void *btf_add_type_mem(struct btf *btf, size_t size);
 /* Records the type reserved last (@size bytes) and returns its id. */

@@ -108,7 +108,8 @@ struct dedup {
 	/* The equivalence found would need a base FWD resolved: refuse it. */
 	bool hypot_adjust_canon;
 	struct cand_table tab;
-	/* String phase: the new set, and old own offset -> new offset + 1. */
+	/* String phase (skipped with opts->keep_strings): the new set, and old own offset -> new offset + 1. */
+	bool keep_strs;
 	struct strset *strs;
 	uint32_t *str_map;
 };
@@ -711,7 +712,7 @@ static int dedup_scan(struct dedup *d)
 	bool threaded = run_beside(&th, d->btf->types_len, check_ids, &chk);
 	int err = dedup_prep_base(d);
 
-	if (!err)
+	if (!err && !d->keep_strs)
 		err = dedup_strings(d);
 	if (threaded)
 		pthread_join(th, NULL);
@@ -1378,6 +1379,8 @@ static void dedup_install(struct dedup *d, long len, uint32_t *offs, uint32_t nr
 	btf->type_offs = offs;
 	btf->type_offs_cap = nr ? nr : 1;
 	btf->nr_types = nr;
+	if (d->keep_strs)
+		return;
 	strset__free(btf->strs);
 	btf->strs = d->strs;
 	d->strs = NULL;
@@ -1392,6 +1395,7 @@ int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts)
 
 	if (!btf)
 		return -EINVAL;
+	d.keep_strs = opts && opts->keep_strings && !btf->base && strset__unique(btf->strs);
 	err = dedup_init(&d, btf, opts && opts->in_place);
 	if (!err)
 		err = dedup_scan(&d);

@@ -112,6 +112,7 @@ struct strset *strset__new(const void *init, size_t init_len)
 		}
 		memcpy(set->data, init, init_len);
 		set->len = set->cap = init_len;
+		set->maybe_dups = init_len > 1;
 	}
 	return set;
 }
@@ -208,27 +209,16 @@ long strset__find_str(struct strset *set, const char *s)
 	return slot->off1 ? (long)slot->off1 - 1 : -ENOENT;
 }
 
-long strset__add_str(struct strset *set, const char *s)
+/* Appends @s (@n bytes with its NUL, hash @h) at the empty @slot. */
+static long append_str(struct strset *set, struct strset_slot *slot, const char *s, size_t n,
+		       uint32_t h)
 {
-	size_t n = strlen(s) + 1;
-	struct strset_slot *slot;
-	uint32_t h = str_hash(s, n - 1);
-	size_t rel;
-	bool inside;
-	long off;
+	long off = set->len;
+	/* @s may be a suffix of a string in set->data, which can move. */
+	bool inside = set->data && s >= set->data && s < set->data + set->len;
+	size_t rel = inside ? (size_t)(s - set->data) : 0;
 	char *p;
 
-	if (!set->indexed && index_build(set))
-		return -ENOMEM;
-	if ((set->index_cnt + 1) * 2 > set->index_cap && index_grow(set))
-		return -ENOMEM;
-	slot = index_slot(set, s, h);
-	if (slot->off1)
-		return slot->off1 - 1;
-	off = set->len;
-	/* @s may be a suffix of a string in set->data, which can move. */
-	inside = set->data && s >= set->data && s < set->data + set->len;
-	rel = inside ? (size_t)(s - set->data) : 0;
 	p = btf_add_mem((void **)&set->data, &set->cap, 1, set->len, BTF_MAX_STR_OFFSET, n);
 	if (!p)
 		return -ENOMEM;
@@ -238,4 +228,127 @@ long strset__add_str(struct strset *set, const char *s)
 	slot->hash = h;
 	set->index_cnt++;
 	return off;
+}
+
+long strset__add_str(struct strset *set, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct strset_slot *slot;
+	uint32_t h = str_hash(s, n - 1);
+
+	if (!set->indexed && index_build(set))
+		return -ENOMEM;
+	if ((set->index_cnt + 1) * 2 > set->index_cap && index_grow(set))
+		return -ENOMEM;
+	slot = index_slot(set, s, h);
+	if (slot->off1)
+		return slot->off1 - 1;
+	return append_str(set, slot, s, n, h);
+}
+
+/* How far ahead add_all() prefetches: an index slot, then its string. */
+#define SLOT_AHEAD 16
+#define STR_AHEAD 8
+
+struct pending_str {
+	uint32_t off;  /* in the table being added */
+	uint32_t len;  /* without the NUL */
+	uint32_t hash;
+};
+
+/* The strings of @src to add, with their hashes: from its index if it has one. */
+static int collect_strs(const struct strset *src, struct pending_str **out, size_t *nr_out)
+{
+	const char *tab = src->data;
+	struct pending_str *p = NULL;
+	size_t nr = 0, cap = 0, off, i;
+
+	if (src->indexed) {
+		/* A builder's set: its index has every string and its hash. */
+		p = malloc((src->index_cnt ? src->index_cnt : 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		for (i = 0; i < src->index_cap; i++) {
+			if (!src->index[i].off1 || nr == src->index_cnt)
+				continue;
+			p[nr].off = src->index[i].off1 - 1;
+			p[nr].len = UINT32_MAX; /* measured if it is new */
+			p[nr].hash = src->index[i].hash;
+			nr++;
+		}
+		goto out;
+	}
+	for (off = 1; off < src->len;) {
+		size_t n = strnlen(tab + off, src->len - off);
+
+		if (off + n >= src->len)
+			break; /* unterminated tail: not a string */
+		if (!btf_grow_mem((void **)&p, &cap, sizeof(*p), nr, UINT32_MAX, 1)) {
+			free(p);
+			return -ENOMEM;
+		}
+		p[nr].off = off;
+		p[nr].len = n;
+		p[nr].hash = str_hash(tab + off, n);
+		nr++;
+		off += n + 1;
+	}
+out:
+	*out = p;
+	*nr_out = nr;
+	return 0;
+}
+
+int strset__add_all(struct strset *set, const struct strset *src, uint32_t *map)
+{
+	const char *tab = src->data;
+	struct pending_str *p = NULL;
+	size_t nr = 0, i, mask;
+	int err;
+
+	if (!set->indexed && index_build(set))
+		return -ENOMEM;
+	err = collect_strs(src, &p, &nr);
+	if (err)
+		return err;
+	/* Room for all of them now: the index does not move under the prefetches. */
+	while ((set->index_cnt + nr + 1) * 2 > set->index_cap)
+		if (index_grow(set)) {
+			err = -ENOMEM;
+			goto out;
+		}
+	mask = set->index_cap - 1;
+	for (i = 0; i < nr; i++) {
+		struct strset_slot *slot;
+		long got;
+
+		/*
+		 * A merge looks up every string of a CU in a table of a few MB:
+		 * each lookup misses the cache twice (slot, then string), so
+		 * both are requested well before they are needed.
+		 */
+		if (i + SLOT_AHEAD < nr)
+			__builtin_prefetch(&set->index[p[i + SLOT_AHEAD].hash & mask]);
+		if (i + STR_AHEAD < nr) {
+			slot = &set->index[p[i + STR_AHEAD].hash & mask];
+			if (slot->off1)
+				__builtin_prefetch(set->data + slot->off1 - 1);
+		}
+		slot = index_slot(set, tab + p[i].off, p[i].hash);
+		if (slot->off1) {
+			got = (long)slot->off1 - 1;
+		} else {
+			if (p[i].len == UINT32_MAX)
+				p[i].len = strlen(tab + p[i].off);
+			got = append_str(set, slot, tab + p[i].off, p[i].len + 1, p[i].hash);
+		}
+		if (got < 0) {
+			err = got;
+			goto out;
+		}
+		map[p[i].off] = got + 1;
+	}
+out:
+	free(p);
+	return err;
 }

@@ -777,7 +777,7 @@ static int remap_str(uint32_t *off, void *arg)
 	return 0;
 }
 
-int btf__add_btf(struct btf *dst, const struct btf *src)
+static int add_btf(struct btf *dst, const struct btf *src, bool all_strs)
 {
 	size_t old_len = dst->types_len;
 	uint32_t old_nr = dst->nr_types, i;
@@ -799,6 +799,13 @@ int btf__add_btf(struct btf *dst, const struct btf *src)
 			  dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
 		free(c.str_map);
 		return -ENOMEM;
+	}
+	if (all_strs) {
+		err = strset__add_all(dst->strs, src->strs, c.str_map);
+		if (err) {
+			free(c.str_map);
+			return err;
+		}
 	}
 	btf_mem_populate((char *)dst->types + dst->types_len, src->types_len);
 	btf_mem_populate(dst->type_offs + dst->nr_types, src->nr_types * sizeof(uint32_t));
@@ -830,4 +837,14 @@ fail:
 	dst->types_len = old_len;
 	dst->nr_types = old_nr;
 	return err;
+}
+
+int btf__add_btf(struct btf *dst, const struct btf *src)
+{
+	return add_btf(dst, src, false);
+}
+
+int btf_merge_btf(struct btf *dst, const struct btf *src)
+{
+	return add_btf(dst, src, !dst->base && !src->base && !src->start_str_off);
 }

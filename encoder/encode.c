@@ -66,7 +66,8 @@ static void stage_done(const struct enc_state *s, const char *stage, double *t)
 	*t = t2;
 }
 
-static int dedup_and_remap(struct enc_state *s, struct btf *btf, const char *what)
+static int dedup_and_remap(struct enc_state *s, struct btf *btf, const char *what,
+			   bool keep_strings)
 {
 	struct btf_dedup_opts opts = { 0 };
 	uint32_t *map = NULL;
@@ -75,6 +76,7 @@ static int dedup_and_remap(struct enc_state *s, struct btf *btf, const char *wha
 	opts.id_map = &map;
 	/* A failed run discards every BTF it built. */
 	opts.in_place = true;
+	opts.keep_strings = keep_strings;
 	err = btf__dedup(btf, &opts);
 	if (err) {
 		btf_log_printf(s->log, "%s: BTF dedup failed (%s): %s", s->o->path, what,
@@ -137,7 +139,8 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 		return err;
 	if (s->o->verify && (err = validate(s, s->all, "BTF before dedup")))
 		return err;
-	err = dedup_and_remap(s, s->all, "types");
+	/* The ".BTF" pass below rebuilds the strings: no need to here. */
+	err = dedup_and_remap(s, s->all, "types", true);
 	stage_done(s, "dedup types", t);
 	if (!err)
 		err = enc_add_funcs(s);
@@ -147,7 +150,7 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 		err = (f & ENC_F_LAYOUT) ? enc_add_sites_merged(s, s->all) : enc_add_sites(s, s->all);
 	stage_done(s, "funcs, vars", t);
 	if (!err)
-		err = dedup_and_remap(s, s->all, ".BTF");
+		err = dedup_and_remap(s, s->all, ".BTF", false);
 	/* The merged layout's types are sorted by name (bpf-next). */
 	if (!err && (f & ENC_F_LAYOUT) && (f & (ENC_F_INLINE | ENC_F_INLINE_EXTRA)))
 		err = enc_sort_merged(s, s->all);
@@ -160,7 +163,7 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 		return -ENOMEM;
 	err = (f & ENC_F_LAYOUT) ? enc_add_sites_merged(s, *extra) : enc_add_sites(s, *extra);
 	if (!err)
-		err = dedup_and_remap(s, *extra, extra_name(s));
+		err = dedup_and_remap(s, *extra, extra_name(s), false);
 	if (!err && (f & ENC_F_LAYOUT))
 		err = enc_sort_merged(s, *extra);
 	stage_done(s, extra_name(s), t);

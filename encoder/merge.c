@@ -167,7 +167,7 @@ int enc_merge_cu(void *ctx, uint32_t idx, struct dw_cu *cu)
 
 	if (cu->skipped || !cu->btf)
 		return 0;
-	first = btf__add_btf(s->all, cu->btf);
+	first = btf_merge_btf(s->all, cu->btf);
 	if (first < 0) {
 		btf_log_printf(s->log, "%s: CU %u (%s): cannot merge types: %s", s->o->path, idx,
 			       cu->name ? cu->name : "?", strerror(-first));
