@@ -99,27 +99,27 @@ static long add_tag(struct dw_cu_ctx *ctx, const struct dw_tag *t)
 
 /* ---- small DIE readers ---- */
 
-static bool flag_integrate(Dwarf_Die *die, int name)
+static bool flag_integrate(struct dw_cu_ctx *ctx, Dwarf_Die *die, int name)
 {
 	Dwarf_Attribute attr;
 	bool flag = false;
 
-	return dwarf_attr_integrate(die, name, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
+	return dw_attr_integrate(ctx, die, name, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
 }
 
-static bool own_flag(Dwarf_Die *die, int name)
+static bool own_flag(struct dw_cu_ctx *ctx, Dwarf_Die *die, int name)
 {
 	Dwarf_Attribute attr;
 	bool flag = false;
 
-	return dwarf_attr(die, name, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
+	return dw_attr(ctx, die, name, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
 }
 
-static bool udata_integrate(Dwarf_Die *die, int name, Dwarf_Word *val)
+static bool udata_integrate(struct dw_cu_ctx *ctx, Dwarf_Die *die, int name, Dwarf_Word *val)
 {
 	Dwarf_Attribute attr;
 
-	return dwarf_attr_integrate(die, name, &attr) && dwarf_formudata(&attr, val) == 0;
+	return dw_attr_integrate(ctx, die, name, &attr) && dwarf_formudata(&attr, val) == 0;
 }
 
 /* Type id of @die's DW_AT_type, looked up through origin/specification. */
@@ -129,7 +129,7 @@ static int type_of(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, Dwarf_Di
 	Dwarf_Die tmp, *t = type ? type : &tmp;
 
 	*id = 0;
-	if (!dwarf_attr_integrate(die, DW_AT_type, &attr))
+	if (!dw_attr_integrate(ctx, die, DW_AT_type, &attr))
 		return 0;
 	if (!dwarf_formref_die(&attr, t)) {
 		dw_log_die(ctx, die, "type reference to nowhere", true);
@@ -148,14 +148,14 @@ static int add_decl_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die, int component, u
 	int off;
 	long idx;
 
-	if (!ctx->opts->decl_tag || !dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
+	if (!ctx->opts->decl_tag || !dwarf_haschildren(die) || dw_child(ctx, die, &child) != 0)
 		return 0;
 	do {
 		if (dwarf_tag(&child) != DW_TAG_LLVM_annotation)
 			continue;
-		name = dwarf_diename(&child);
+		name = dw_diename(ctx, &child);
 		if (!name || strcmp(name, "btf_decl_tag") ||
-		    !dwarf_attr(&child, DW_AT_const_value, &attr))
+		    !dw_attr(ctx, &child, DW_AT_const_value, &attr))
 			continue;
 		off = dw_str(ctx, dwarf_formstring(&attr));
 		if (off < 0)
@@ -166,7 +166,7 @@ static int add_decl_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die, int component, u
 		if (idx < 0)
 			return idx;
 		(*nr)++;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (dw_sibling(ctx, &child) == 0);
 	return 0;
 }
 
@@ -245,7 +245,7 @@ static uint16_t param_loc_flags(struct dw_cu_ctx *ctx, Dwarf_Die *param, unsigne
 	 * Past the argument registers only a missing location (optimized
 	 * out, or a DW_AT_const_value) counts, as in pahole master.
 	 */
-	if (!dwarf_attr(param, DW_AT_location, &loc))
+	if (!dw_attr(ctx, param, DW_AT_location, &loc))
 		return DW_FUNC_OPTIMIZED_PARAM;
 	if (expected < 0)
 		return 0;
@@ -256,13 +256,13 @@ static uint16_t param_loc_flags(struct dw_cu_ctx *ctx, Dwarf_Die *param, unsigne
 }
 
 /* Position of @param among the formal parameters of @origin, or -1. */
-static int origin_param_idx(Dwarf_Die *origin, Dwarf_Die *param)
+static int origin_param_idx(struct dw_cu_ctx *ctx, Dwarf_Die *origin, Dwarf_Die *param)
 {
 	Dwarf_Off want = dwarf_dieoffset(param);
 	Dwarf_Die child;
 	int idx = 0;
 
-	if (dwarf_child(origin, &child) != 0)
+	if (dw_child(ctx, origin, &child) != 0)
 		return -1;
 	do {
 		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
@@ -270,17 +270,17 @@ static int origin_param_idx(Dwarf_Die *origin, Dwarf_Die *param)
 		if (dwarf_dieoffset(&child) == want)
 			return idx;
 		idx++;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (dw_sibling(ctx, &child) == 0);
 	return -1;
 }
 
 /* The DIE a parameter's name, type and tags come from (its origin). */
-static void param_decl(Dwarf_Die *param, Dwarf_Die *decl)
+static void param_decl(struct dw_cu_ctx *ctx, Dwarf_Die *param, Dwarf_Die *decl)
 {
 	Dwarf_Attribute attr;
 
 	*decl = *param;
-	if (dwarf_attr(param, DW_AT_abstract_origin, &attr) && !dwarf_formref_die(&attr, decl))
+	if (dw_attr(ctx, param, DW_AT_abstract_origin, &attr) && !dwarf_formref_die(&attr, decl))
 		*decl = *param;
 }
 
@@ -302,7 +302,7 @@ static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
 	long idx;
 
 	f->first_param = ctx->cu->nr_params;
-	if (dwarf_child(die, &child) != 0)
+	if (dw_child(ctx, die, &child) != 0)
 		return 0;
 	do {
 		switch (dwarf_tag(&child)) {
@@ -314,10 +314,10 @@ static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
 		default:
 			continue;
 		}
-		param_decl(&child, &decl);
-		if (die != origin && origin_param_idx(origin, &decl) != f->nr_params)
+		param_decl(ctx, &child, &decl);
+		if (die != origin && origin_param_idx(ctx, origin, &decl) != f->nr_params)
 			f->flags |= DW_FUNC_REORDERED;
-		name = dwarf_diename(&decl);
+		name = dw_diename(ctx, &decl);
 		if (!name)
 			f->flags |= DW_FUNC_UNNAMED_PARAM;
 		off = dw_str(ctx, name);
@@ -338,7 +338,7 @@ static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
 		if (idx < 0)
 			return idx;
 		f->nr_params++;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (dw_sibling(ctx, &child) == 0);
 	return 0;
 }
 
@@ -361,31 +361,31 @@ static bool func_addr(Dwarf_Die *die, uint64_t *addr)
 	return true;
 }
 
-static uint16_t func_flags(Dwarf_Die *die)
+static uint16_t func_flags(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
 	Dwarf_Word inl = 0, cc = 0;
 	uint16_t flags = 0;
 
-	if (flag_integrate(die, DW_AT_external))
+	if (flag_integrate(ctx, die, DW_AT_external))
 		flags |= DW_FUNC_EXTERNAL;
-	if (own_flag(die, DW_AT_declaration))
+	if (own_flag(ctx, die, DW_AT_declaration))
 		flags |= DW_FUNC_DECLARATION;
-	if (udata_integrate(die, DW_AT_inline, &inl) &&
+	if (udata_integrate(ctx, die, DW_AT_inline, &inl) &&
 	    (inl == DW_INL_inlined || inl == DW_INL_declared_inlined))
 		flags |= DW_FUNC_INLINED;
-	if (udata_integrate(die, DW_AT_calling_convention, &cc) && cc == DW_CC_nocall)
+	if (udata_integrate(ctx, die, DW_AT_calling_convention, &cc) && cc == DW_CC_nocall)
 		flags |= DW_FUNC_NOCALL;
 	return flags;
 }
 
 /* The DIE holding the declared prototype: the abstract origin, if any. */
-static void func_origin(Dwarf_Die *die, Dwarf_Die *origin)
+static void func_origin(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin)
 {
 	Dwarf_Attribute attr;
 	int i;
 
 	*origin = *die;
-	for (i = 0; i < 4 && dwarf_attr(origin, DW_AT_abstract_origin, &attr); i++)
+	for (i = 0; i < 4 && dw_attr(ctx, origin, DW_AT_abstract_origin, &attr); i++)
 		if (!dwarf_formref_die(&attr, origin))
 			break;
 }
@@ -396,13 +396,13 @@ static int decode_func(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	Dwarf_Die origin;
 	int off, err;
 
-	func_origin(die, &origin);
-	f.flags = func_flags(die);
+	func_origin(ctx, die, &origin);
+	f.flags = func_flags(ctx, die);
 	if (func_addr(die, &f.addr))
 		f.flags |= DW_FUNC_HAS_CODE;
 	if ((f.flags & DW_FUNC_HAS_CODE) && !dwarf_hasattr(die, DW_AT_low_pc))
 		f.flags |= DW_FUNC_RANGES_ADDR;
-	off = dw_str(ctx, dwarf_diename(die));
+	off = dw_str(ctx, dw_diename(ctx, die));
 	if (off < 0)
 		return off;
 	f.name_off = off;
@@ -421,13 +421,13 @@ static int decode_func(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 /* ---- variables ---- */
 
 /* A location that is exactly one DW_OP_addr (or DW_OP_addrx). */
-static bool var_addr(Dwarf_Die *die, uint64_t *addr)
+static bool var_addr(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint64_t *addr)
 {
 	Dwarf_Attribute attr, result;
 	Dwarf_Op *ops;
 	size_t nops;
 
-	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	if (!dw_attr(ctx, die, DW_AT_location, &attr) ||
 	    dwarf_getlocation(&attr, &ops, &nops) != 0 || nops != 1)
 		return false;
 	if (ops[0].atom == DW_OP_addr) {
@@ -448,7 +448,7 @@ static int decode_var(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	Dwarf_Word size = 0;
 	int off, err;
 
-	off = dw_str(ctx, dwarf_diename(die));
+	off = dw_str(ctx, dw_diename(ctx, die));
 	if (off < 0)
 		return off;
 	v.name_off = off;
@@ -457,14 +457,14 @@ static int decode_var(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 		return err;
 	if (v.type && dwarf_aggregate_size(&type, &size) == 0)
 		v.size = size;
-	v.has_addr = var_addr(die, &v.addr);
-	v.external = flag_integrate(die, DW_AT_external);
-	v.declaration = own_flag(die, DW_AT_declaration);
-	v.artificial = own_flag(die, DW_AT_artificial);
+	v.has_addr = var_addr(ctx, die, &v.addr);
+	v.external = flag_integrate(ctx, die, DW_AT_external);
+	v.declaration = own_flag(ctx, die, DW_AT_declaration);
+	v.artificial = own_flag(ctx, die, DW_AT_artificial);
 	v.first_tag = ctx->cu->nr_tags;
 	err = add_decl_tags(ctx, die, -1, &v.nr_tags);
 	/* Tags written on the declaration a definition completes. */
-	if (!err && dwarf_attr(die, DW_AT_specification, &attr) && dwarf_formref_die(&attr, &spec))
+	if (!err && dw_attr(ctx, die, DW_AT_specification, &attr) && dwarf_formref_die(&attr, &spec))
 		err = add_decl_tags(ctx, &spec, -1, &v.nr_tags);
 	if (err)
 		return err;
@@ -532,7 +532,7 @@ static int walk(struct dw_walk *w, Dwarf_Die *parent, bool top, int depth, bool 
 		dw_log_die(w->ctx, parent, "DIE tree too deep", false);
 		return -ELOOP;
 	}
-	if (!dwarf_haschildren(parent) || dwarf_child(parent, &child) != 0)
+	if (!dwarf_haschildren(parent) || dw_child(w->ctx, parent, &child) != 0)
 		return 0;
 	do {
 		tag = dwarf_tag(&child);
@@ -563,7 +563,7 @@ static int walk(struct dw_walk *w, Dwarf_Die *parent, bool top, int depth, bool 
 		}
 		if (err)
 			return err;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (dw_sibling(w->ctx, &child) == 0);
 	return 0;
 }
 
@@ -602,15 +602,18 @@ static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
 		btf_log_printf(ctx->log, "CU %u: cannot read unit DIE: %s", idx, dwarf_errmsg(-1));
 		return err;
 	}
-	name = dwarf_diename(&ctx->cu_die);
+	name = dw_diename(ctx, &ctx->cu_die);
 	cu->name = strdup(name ? name : "");
 	cu->btf = btf__new_empty();
 	ctx->types = dw_types_new();
 	if (!cu->name || !cu->btf || !ctx->types)
 		return -ENOMEM;
+	err = dw_reader_init(&ctx->rd, &ctx->cu_die);
+	if (err)
+		return err;
 	btf__set_pointer_size(cu->btf, dw_file_pointer_size(ctx->file));
 	ctx->addr_size = dw_file_pointer_size(ctx->file);
-	if (udata_integrate(&ctx->cu_die, DW_AT_language, &lang))
+	if (udata_integrate(ctx, &ctx->cu_die, DW_AT_language, &lang))
 		cu->lang = lang;
 	return 0;
 }
@@ -639,6 +642,7 @@ int dw_cu_decode(struct dw_file *f, uint32_t idx, const struct dw_opts *opts, st
 out:
 	free(w.items);
 	dw_types_free(ctx.types);
+	dw_reader_free(&ctx.rd);
 	return err;
 }
 

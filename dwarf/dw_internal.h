@@ -10,6 +10,27 @@
 
 struct dw_types; /* types.c's private DIE -> BTF id map */
 
+/*
+ * die.c's reader of the CU being decoded: its unit's bytes and each
+ * abbreviation's attribute layout, decoded once.  All zero: every call
+ * goes to libdw.
+ */
+struct dw_abbrev_info;
+struct dw_attr_spec;
+struct dw_reader {
+	Dwarf_CU *cu;
+	const unsigned char *start; /* unit header */
+	const unsigned char *end;   /* past the unit */
+	uint16_t version;
+	uint8_t addr_size;
+	uint8_t offset_size;
+	struct dw_abbrev_info *infos; /* by abbreviation code */
+	size_t nr_infos;
+	struct dw_attr_spec *specs;
+	size_t nr_specs;
+	size_t specs_cap;
+};
+
 /* Per-CU decoding state, alive during one dw_cu_decode() call. */
 struct dw_cu_ctx {
 	struct dw_file *file;
@@ -20,6 +41,7 @@ struct dw_cu_ctx {
 	const struct dw_opts *opts;
 	const struct btf_log *log;
 	struct dw_types *types;
+	struct dw_reader rd;
 	/* Capacities of the growing arrays in *cu. */
 	size_t funcs_cap, vars_cap, params_cap, tags_cap, sites_cap, locs_cap;
 };
@@ -83,6 +105,24 @@ void dw_loc_from_expr(const Dwarf_Op *ops, size_t nops, int size, struct dw_loc 
  * Returns 0, -ERANGE or -EINVAL.
  */
 int dw_file_cu_die(struct dw_file *f, uint32_t idx, Dwarf **dw, Dwarf_Die *cudie);
+
+/*
+ * die.c: for DIEs of ctx's CU, what libdw's dwarf_child(), dwarf_siblingof()
+ * (on @die itself), dwarf_attr(), dwarf_getattrs() (0 or -1), 
+ * dwarf_attr_integrate() and dwarf_diename() give, without libdw's
+ * rescans; anything else is passed to those.
+ */
+int dw_reader_init(struct dw_reader *r, Dwarf_Die *cu_die);
+void dw_reader_free(struct dw_reader *r);
+int dw_child(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *child);
+int dw_sibling(struct dw_cu_ctx *ctx, Dwarf_Die *die);
+Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,
+			 Dwarf_Attribute *attr);
+int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute *, void *),
+		void *arg);
+Dwarf_Attribute *dw_attr_integrate(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,
+				   Dwarf_Attribute *attr);
+const char *dw_diename(struct dw_cu_ctx *ctx, Dwarf_Die *die);
 
 /* cu.c: one line "DIE 0x<off>: <what>" (plus dwarf_errmsg()) to ctx->log. */
 void dw_log_die(struct dw_cu_ctx *ctx, Dwarf_Die *die, const char *what, bool libdw_err);

@@ -279,7 +279,7 @@ static int proto_collect(struct dw_cu_ctx *ctx, Dwarf_Die *fn, struct site_proto
 	Dwarf_Die child;
 	int err, tag, off;
 
-	if (dwarf_child(fn, &child) != 0)
+	if (dw_child(ctx, fn, &child) != 0)
 		return 0;
 	do {
 		tag = dwarf_tag(&child);
@@ -298,7 +298,7 @@ static int proto_collect(struct dw_cu_ctx *ctx, Dwarf_Die *fn, struct site_proto
 		err = proto_type(ctx, &child, &sp->p.type);
 		if (err)
 			return err;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (dw_sibling(ctx, &child) == 0);
 	return 0;
 }
 

@@ -48,7 +48,7 @@ struct dw_slot {
 
 /*
  * A data member as one pass over its attributes read it (libdw walks a
- * DIE's attribute list once per dwarf_attr() and takes a lock per DIE
+ * DIE's attribute list once per dw_attr(ctx, ) and takes a lock per DIE
  * it meets: the walk reads members once, emission reuses this).
  */
 struct dw_member {
@@ -214,11 +214,11 @@ static int map_put(struct dw_types *t, Dwarf_Off off, uint32_t id)
 
 /* ---- small DIE readers ---- */
 
-static bool die_udata(Dwarf_Die *die, int name, Dwarf_Word *val)
+static bool die_udata(struct dw_cu_ctx *ctx, Dwarf_Die *die, int name, Dwarf_Word *val)
 {
 	Dwarf_Attribute attr;
 
-	return dwarf_attr(die, name, &attr) && dwarf_formudata(&attr, val) == 0;
+	return dw_attr(ctx, die, name, &attr) && dwarf_formudata(&attr, val) == 0;
 }
 
 static bool attr_udata(Dwarf_Attribute *attr, Dwarf_Word *val)
@@ -262,29 +262,29 @@ static int type_attr_cb(Dwarf_Attribute *attr, void *arg)
 	return DWARF_CB_OK;
 }
 
-/* Reads @die's attributes; returns its name as dwarf_diename() would. */
-static const char *type_attrs_read(Dwarf_Die *die, struct type_attrs *a)
+/* Reads @die's attributes; returns its name as dw_diename(ctx, ) would. */
+static const char *type_attrs_read(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct type_attrs *a)
 {
 	memset(a, 0, sizeof(*a));
-	if (dwarf_getattrs(die, type_attr_cb, a, 0) < 0)
+	if (dw_getattrs(ctx, die, type_attr_cb, a) < 0)
 		memset(a, 0, sizeof(*a));
 	if (a->name.valp)
 		return dwarf_formstring(&a->name);
-	return a->integrate ? dwarf_diename(die) : NULL;
+	return a->integrate ? dw_diename(ctx, die) : NULL;
 }
 
 /* The annotation's value if @die is DW_TAG_LLVM_annotation named @kind. */
-static const char *annotation_value(Dwarf_Die *die, const char *kind)
+static const char *annotation_value(struct dw_cu_ctx *ctx, Dwarf_Die *die, const char *kind)
 {
 	Dwarf_Attribute attr;
 	const char *name;
 
 	if (dwarf_tag(die) != DW_TAG_LLVM_annotation)
 		return NULL;
-	name = dwarf_diename(die);
+	name = dw_diename(ctx, die);
 	if (!name || strcmp(name, kind))
 		return NULL;
-	if (!dwarf_attr(die, DW_AT_const_value, &attr))
+	if (!dw_attr(ctx, die, DW_AT_const_value, &attr))
 		return NULL;
 	return dwarf_formstring(&attr);
 }
@@ -318,12 +318,12 @@ static uint16_t count_type_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	Dwarf_Die child;
 	uint16_t n = 0;
 
-	if (!ctx->opts->type_tag || !dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
+	if (!ctx->opts->type_tag || !dwarf_haschildren(die) || dw_child(ctx, die, &child) != 0)
 		return 0;
 	do {
-		if (annotation_value(&child, "btf_type_tag"))
+		if (annotation_value(ctx, &child, "btf_type_tag"))
 			n++;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (dw_sibling(ctx, &child) == 0);
 	return n;
 }
 
@@ -360,7 +360,7 @@ static int reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 	if (tag == DW_TAG_array_type)
 		t->saw_array = true;
 	if (tag == DW_TAG_base_type && !t->int_off) {
-		name = dwarf_diename(die);
+		name = dw_diename(ctx, die);
 		if (name && !strcmp(name, "int"))
 			t->int_off = dwarf_dieoffset(die) + 1;
 	}
@@ -405,7 +405,7 @@ static int ref_id(struct dw_cu_ctx *ctx, Dwarf_Die *die, int name, uint32_t *id,
 	Dwarf_Die ref;
 
 	*id = 0;
-	if (!dwarf_attr(die, name, &attr))
+	if (!dw_attr(ctx, die, name, &attr))
 		return 0;
 	if (!dwarf_formref_die(&attr, &ref)) {
 		dw_log_die(ctx, die, "type reference to nowhere", true);
@@ -462,7 +462,7 @@ static bool pow2(Dwarf_Word v)
 static int emit_base(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
 	struct type_attrs a;
-	const char *name = type_attrs_read(die, &a);
+	const char *name = type_attrs_read(ctx, die, &a);
 	Dwarf_Word enc = 0, size = 0;
 	int flags = 0;
 
@@ -496,16 +496,16 @@ static int emit_ptr(struct dw_cu_ctx *ctx, const struct dw_slot *s)
 	err = ref_id(ctx, &die, DW_AT_type, &ref, 0);
 	if (err)
 		return err;
-	if (s->nr_tags && dwarf_child(&die, &child) == 0) {
+	if (s->nr_tags && dw_child(ctx, &die, &child) == 0) {
 		do {
-			value = annotation_value(&child, "btf_type_tag");
+			value = annotation_value(ctx, &child, "btf_type_tag");
 			if (!value)
 				continue;
 			id = btf__add_type_tag(ctx->cu->btf, value, ref);
 			if (id < 0)
 				return id;
 			ref = id;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (dw_sibling(ctx, &child) == 0);
 	}
 	return btf__add_ptr(ctx->cu->btf, ref);
 }
@@ -531,22 +531,22 @@ static int collect_decl_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t tar
 	const char *value;
 	int err;
 
-	if (!ctx->opts->decl_tag || !dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
+	if (!ctx->opts->decl_tag || !dwarf_haschildren(die) || dw_child(ctx, die, &child) != 0)
 		return 0;
 	do {
-		value = annotation_value(&child, "btf_decl_tag");
+		value = annotation_value(ctx, &child, "btf_decl_tag");
 		if (!value)
 			continue;
 		err = push_decl_tag(ctx->types, value, target, comp);
 		if (err)
 			return err;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (dw_sibling(ctx, &child) == 0);
 	return 0;
 }
 
 static int emit_typedef(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t self)
 {
-	const char *name = dwarf_diename(die);
+	const char *name = dw_diename(ctx, die);
 	uint32_t ref;
 	int err;
 
@@ -624,7 +624,7 @@ static int member_attr_cb(Dwarf_Attribute *attr, void *arg)
 		a->integrate = true;
 		break;
 	}
-	/* dwarf_attr() finds the first of duplicates: keep that one. */
+	/* dw_attr(ctx, ) finds the first of duplicates: keep that one. */
 	if (keep && !keep->valp)
 		*keep = *attr;
 	return DWARF_CB_OK;
@@ -681,7 +681,7 @@ static int member_read(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_member *
 {
 	struct member_attrs a = { 0 };
 
-	if (dwarf_getattrs(die, member_attr_cb, &a, 0) < 0)
+	if (dw_getattrs(ctx, die, member_attr_cb, &a) < 0)
 		memset(&a, 0, sizeof(a));
 	if (a.external || a.declaration)
 		return 0;
@@ -690,7 +690,7 @@ static int member_read(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_member *
 	if (a.name.valp)
 		m->name = dwarf_formstring(&a.name);
 	else
-		m->name = a.integrate ? dwarf_diename(die) : NULL;
+		m->name = a.integrate ? dw_diename(ctx, die) : NULL;
 	member_bits(ctx, &a, m);
 	m->has_children = dwarf_haschildren(die);
 	return 1;
@@ -798,12 +798,12 @@ static int emit_unwalked_members(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t
 	Dwarf_Die child;
 	int err = 0;
 
-	if (!dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
+	if (!dwarf_haschildren(die) || dw_child(ctx, die, &child) != 0)
 		return 0;
 	do {
 		if (dwarf_tag(&child) == DW_TAG_member)
 			err = member_push(ctx, &child);
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	} while (!err && dw_sibling(ctx, &child) == 0);
 	if (!err)
 		err = emit_members(ctx, st->m + mark, st->nr - mark, self);
 	st->nr = mark;
@@ -817,7 +817,7 @@ static int emit_struct(struct dw_cu_ctx *ctx, const struct dw_slot *s)
 	uint32_t self = s->id + s->nr_tags;
 	struct dw_member_stack *mems = &ctx->types->mems;
 	struct type_attrs a;
-	const char *name = type_attrs_read(&die, &a);
+	const char *name = type_attrs_read(ctx, &die, &a);
 	Dwarf_Word size = 0;
 	int id, err = 0;
 
@@ -845,7 +845,7 @@ static int emit_struct(struct dw_cu_ctx *ctx, const struct dw_slot *s)
 }
 
 /* Signedness of an enum from its underlying type, typedefs looked through. */
-static bool enum_type_signed(Dwarf_Die *die)
+static bool enum_type_signed(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die type = *die;
@@ -853,10 +853,10 @@ static bool enum_type_signed(Dwarf_Die *die)
 	int i;
 
 	for (i = 0; i < DW_MAX_LOOKTHROUGH; i++) {
-		if (!dwarf_attr(&type, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type))
+		if (!dw_attr(ctx, &type, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type))
 			return false;
 		if (dwarf_tag(&type) == DW_TAG_base_type)
-			return die_udata(&type, DW_AT_encoding, &enc) &&
+			return die_udata(ctx, &type, DW_AT_encoding, &enc) &&
 			       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
 	}
 	return false;
@@ -901,7 +901,7 @@ static int read_enumerators(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	Dwarf_Die child;
 
 	t->nr_enums = 0;
-	if (dwarf_child(die, &child) != 0)
+	if (dw_child(ctx, die, &child) != 0)
 		return 0;
 	do {
 		if (dwarf_tag(&child) != DW_TAG_enumerator)
@@ -911,11 +911,11 @@ static int read_enumerators(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 		if (!e)
 			return -ENOMEM;
 		e->die = child;
-		e->name = dwarf_diename(&child);
-		if (!dwarf_attr(&child, DW_AT_const_value, &e->val))
+		e->name = dw_diename(ctx, &child);
+		if (!dw_attr(ctx, &child, DW_AT_const_value, &e->val))
 			e->val.valp = NULL;
 		t->nr_enums++;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (dw_sibling(ctx, &child) == 0);
 	return 0;
 }
 
@@ -926,7 +926,7 @@ static bool enum_signed(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Word size)
 	bool neg;
 	size_t i;
 
-	if (enum_type_signed(die))
+	if (enum_type_signed(ctx, die))
 		return true;
 	for (i = 0; i < t->nr_enums; i++) {
 		enumerator_value(&t->enums[i].val, false, size, &neg);
@@ -951,7 +951,7 @@ static int emit_enum(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
 	struct dw_types *tt = ctx->types;
 	struct type_attrs a;
-	const char *name = type_attrs_read(die, &a);
+	const char *name = type_attrs_read(ctx, die, &a);
 	Dwarf_Word size = 4;
 	bool is_signed, is64, neg;
 	struct dw_enumerator *e;
@@ -991,15 +991,15 @@ static int emit_enum(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 }
 
 /* Element count of one DW_TAG_subrange_type; 0 when unknown (flexible). */
-static uint64_t subrange_count(Dwarf_Die *die)
+static uint64_t subrange_count(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
 	Dwarf_Word count, upper, lower = 0;
 	Dwarf_Attribute attr;
 	Dwarf_Sword supper;
 
-	if (die_udata(die, DW_AT_count, &count))
+	if (die_udata(ctx, die, DW_AT_count, &count))
 		return count;
-	if (!dwarf_attr(die, DW_AT_upper_bound, &attr))
+	if (!dw_attr(ctx, die, DW_AT_upper_bound, &attr))
 		return 0;
 	if (dwarf_whatform(&attr) == DW_FORM_sdata) {
 		if (dwarf_formsdata(&attr, &supper) != 0 || supper < 0)
@@ -1008,7 +1008,7 @@ static uint64_t subrange_count(Dwarf_Die *die)
 	} else if (dwarf_formudata(&attr, &upper) != 0) {
 		return 0; /* a VLA: bound is an expression */
 	}
-	die_udata(die, DW_AT_lower_bound, &lower);
+	die_udata(ctx, die, DW_AT_lower_bound, &lower);
 	return upper >= lower ? upper - lower + 1 : 0;
 }
 
@@ -1025,11 +1025,11 @@ static int emit_array(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 		err = index_type_id(ctx, &index);
 	if (err)
 		return err;
-	if (dwarf_child(die, &child) == 0) {
+	if (dw_child(ctx, die, &child) == 0) {
 		do {
 			if (dwarf_tag(&child) == DW_TAG_subrange_type)
-				nelems *= subrange_count(&child);
-		} while (dwarf_siblingof(&child, &child) == 0);
+				nelems *= subrange_count(ctx, &child);
+		} while (dw_sibling(ctx, &child) == 0);
 	}
 	if (nelems > UINT32_MAX) {
 		dw_log_die(ctx, die, "array too large for BTF", false);
@@ -1048,7 +1048,7 @@ static int emit_proto(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	if (err)
 		return err;
 	id = btf__add_func_proto(ctx->cu->btf, ret);
-	if (id < 0 || dwarf_child(die, &child) != 0)
+	if (id < 0 || dw_child(ctx, die, &child) != 0)
 		return id;
 	do {
 		tag = dwarf_tag(&child);
@@ -1057,11 +1057,11 @@ static int emit_proto(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 		} else if (tag == DW_TAG_formal_parameter) {
 			err = ref_id(ctx, &child, DW_AT_type, &type, 0);
 			if (!err)
-				err = btf__add_func_param(ctx->cu->btf, dwarf_diename(&child), type);
+				err = btf__add_func_param(ctx->cu->btf, dw_diename(ctx, &child), type);
 		}
 		if (err)
 			return err;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (dw_sibling(ctx, &child) == 0);
 	return id;
 }
 

@@ -47,6 +47,30 @@ if(TARGET btfenc_dwarf)
 	set_tests_properties(dwarf_types_vmlinux PROPERTIES SKIP_RETURN_CODE 77)
 endif()
 
+# die.c's reader against libdw, DIE by DIE: the fixture in every variant
+# above, a module (ET_REL) and the whole kernel (about 40 s).
+if(TARGET btfenc_dwarf)
+	add_executable(test_die_reader ${TESTS_DIR}/test_die_reader.c)
+	target_link_libraries(test_die_reader PRIVATE btfenc_dwarf btfenc_btf)
+	set(DIE_READER_OUT ${CMAKE_CURRENT_BINARY_DIR}/die_reader)
+	foreach(variant ${DWARF_VARIANTS})
+		string(REPLACE "|" ";" parts "${variant}")
+		list(GET parts 0 vname)
+		list(GET parts 1 vcc)
+		list(GET parts 2 vflags)
+		add_test(NAME die_reader_${vname}
+			COMMAND sh -c "command -v $2 >/dev/null || exit 77; mkdir -p $1 && case '$4' in *-shared*) extra='-fPIC -nostdlib';; *) extra=-c;; esac && $2 $4 $extra -o $1/$3.o ${TESTS_DIR}/fixtures/types/types.c && exec $0 $1/$3.o"
+				$<TARGET_FILE:test_die_reader> ${DIE_READER_OUT} ${vcc} ${vname} "${vflags}")
+		set_tests_properties(die_reader_${vname} PROPERTIES SKIP_RETURN_CODE 77)
+	endforeach()
+	add_test(NAME die_reader_kernel
+		COMMAND sh -c "test -r \"$1\" && test -r \"$2\" || exit 77; exec \"$0\" \"$1\" \"$2\""
+			$<TARGET_FILE:test_die_reader>
+			${KDBG}/lib/modules/6.1.0-57-cloud-amd64/kernel/fs/xfs/xfs.ko
+			${KDBG}/boot/vmlinux-6.1.0-57-cloud-amd64)
+	set_tests_properties(die_reader_kernel PROPERTIES SKIP_RETURN_CODE 77)
+endif()
+
 # Measuring tool (not a test): dw_decode_bench VMLINUX [--inlines].
 if(TARGET btfenc_dwarf)
 	add_executable(dw_decode_bench ${TESTS_DIR}/tools/dw_decode_bench.c)

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * die.c - stepping over and into DIEs of the CU being decoded, and finding
+ * their attributes, without libdw's per-call attribute scan.
+ *
+ * libdw 0.188 finds the end of a DIE, or one of its attributes, by
+ * decoding the abbreviation's (name, form) list again on every call, and
+ * finds the abbreviation itself in a hash that takes a rwlock: on vmlinux
+ * dwarf_siblingof(), dwarf_child() and dwarf_attr() spent a fifth of the
+ * encoder's instructions there.  Here each abbreviation of the CU is
+ * decoded once into a table of (name, form, size); a DIE whose attributes
+ * all have fixed sizes is then skipped with one addition.
+ *
+ * Only reading is done, and only within the unit's bytes; whatever is not
+ * plainly understood (another CU's DIE, a form not listed below, foreign
+ * byte order, a sibling reference out of range) goes to libdw unchanged,
+ * which also reports the errors.  Values are still decoded by libdw: an
+ * attribute found here is a Dwarf_Attribute as dwarf_attr() makes it.
+ */
+#include "dw_internal.h"
+#include "../btf/btf_internal.h"
+
+#include <dwarf.h>
+#include <endian.h>
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Abbreviation codes at or above this are left to libdw. */
+#define DW_MAX_CODE 65536
+
+/* The size of a form's value: fixed, or read from the DIE. */
+enum {
+	SZ_ULEB = -1,   /* LEB128 (signed or not: same length rule) */
+	SZ_STRING = -2, /* inline NUL-terminated */
+	SZ_BLOCK1 = -3,
+	SZ_BLOCK2 = -4,
+	SZ_BLOCK4 = -5,
+	SZ_BLOCK = -6,  /* ULEB128 length, then the bytes */
+	SZ_NONE = -7,   /* not understood: the abbreviation is left to libdw */
+};
+
+struct dw_attr_spec {
+	uint16_t name;
+	uint16_t form;
+	int16_t size;
+	/* DW_FORM_implicit_const: where libdw keeps the value (abbrev data). */
+	unsigned char *const_valp;
+};
+
+struct dw_abbrev_info {
+	Dwarf_Abbrev *abbrev; /* NULL: code not met yet */
+	uint32_t first;       /* in dw_reader.specs */
+	uint16_t nr;
+	bool children;
+	bool usable;
+	int32_t fixed_len;    /* bytes of all the attributes, -1 if they vary */
+	/* DW_AT_sibling's value: at this byte of the attributes, or -1 (none), -2 (varies). */
+	int32_t sib_pos;
+	int16_t sib_size;     /* its fixed size, or SZ_ULEB */
+};
+
+static int16_t form_size(const struct dw_reader *r, unsigned int form)
+{
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1:
+	case DW_FORM_ref1:
+	case DW_FORM_flag:
+	case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2:
+	case DW_FORM_ref2:
+	case DW_FORM_strx2:
+	case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3:
+	case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4:
+	case DW_FORM_ref4:
+	case DW_FORM_strx4:
+	case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return r->addr_size;
+	case DW_FORM_ref_addr:
+		return r->version == 2 ? r->addr_size : r->offset_size;
+	case DW_FORM_strp:
+	case DW_FORM_line_strp:
+	case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup:
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_GNU_strp_alt:
+		return r->offset_size;
+	case DW_FORM_udata:
+	case DW_FORM_sdata:
+	case DW_FORM_ref_udata:
+	case DW_FORM_strx:
+	case DW_FORM_addrx:
+	case DW_FORM_loclistx:
+	case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index:
+	case DW_FORM_GNU_str_index:
+		return SZ_ULEB;
+	case DW_FORM_string:
+		return SZ_STRING;
+	case DW_FORM_block1:
+		return SZ_BLOCK1;
+	case DW_FORM_block2:
+		return SZ_BLOCK2;
+	case DW_FORM_block4:
+		return SZ_BLOCK4;
+	case DW_FORM_block:
+	case DW_FORM_exprloc:
+		return SZ_BLOCK;
+	}
+	return SZ_NONE; /* DW_FORM_indirect and anything unknown */
+}
+
+/* Reads a ULEB128 at *@p below @end; false if it runs past @end or 64 bits. */
+static bool read_uleb(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (*p < end && shift < 64) {
+		unsigned char b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return true;
+		shift += 7;
+	}
+	return false;
+}
+
+/* Unaligned read of @n (1, 2, 4 or 8) bytes in the host's order. */
+static uint64_t read_fixed(const unsigned char *p, int n)
+{
+	uint8_t v1;
+	uint16_t v2;
+	uint32_t v4;
+	uint64_t v8;
+
+	switch (n) {
+	case 1:
+		memcpy(&v1, p, 1);
+		return v1;
+	case 2:
+		memcpy(&v2, p, 2);
+		return v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return v4;
+	default:
+		memcpy(&v8, p, 8);
+		return v8;
+	}
+}
+
+/* Past the value of @s at @p, or NULL if it does not fit below r->end. */
+static const unsigned char *skip_value(const struct dw_reader *r, const struct dw_attr_spec *s,
+				       const unsigned char *p)
+{
+	uint64_t len;
+
+	switch (s->size) {
+	case SZ_ULEB:
+		return read_uleb(&p, r->end, &len) ? p : NULL;
+	case SZ_STRING: {
+		const unsigned char *nul = memchr(p, 0, r->end - p);
+
+		return nul ? nul + 1 : NULL;
+	}
+	case SZ_BLOCK1:
+	case SZ_BLOCK2:
+	case SZ_BLOCK4: {
+		int n = s->size == SZ_BLOCK1 ? 1 : s->size == SZ_BLOCK2 ? 2 : 4;
+
+		if (r->end - p < n)
+			return NULL;
+		len = read_fixed(p, n);
+		p += n;
+		break;
+	}
+	case SZ_BLOCK:
+		if (!read_uleb(&p, r->end, &len))
+			return NULL;
+		break;
+	default:
+		len = s->size;
+		break;
+	}
+	return len <= (uint64_t)(r->end - p) ? p + len : NULL;
+}
+
+int dw_reader_init(struct dw_reader *r, Dwarf_Die *cu_die)
+{
+	Dwarf_Off die_off = dwarf_dieoffset(cu_die), hdr_off, next_off;
+	Elf *elf = dwarf_getelf(dwarf_cu_getdwarf(cu_die->cu));
+	const char *ident = elf ? elf_getident(elf, NULL) : NULL;
+	uint8_t addr_size, offset_size;
+	Dwarf_Half version;
+	size_t hsize;
+
+	memset(r, 0, sizeof(*r));
+	/* Only the host's byte order is read here; the rest goes to libdw. */
+	if (!ident || ident[EI_DATA] != (__BYTE_ORDER == __LITTLE_ENDIAN ? ELFDATA2LSB :
+									 ELFDATA2MSB))
+		return 0;
+	if (dwarf_cu_die(cu_die->cu, &(Dwarf_Die){}, &version, NULL, &addr_size, &offset_size,
+			 NULL, NULL) == NULL)
+		return 0;
+	hdr_off = die_off - dwarf_cuoffset(cu_die);
+	if (dwarf_next_unit(dwarf_cu_getdwarf(cu_die->cu), hdr_off, &next_off, &hsize, NULL, NULL,
+			    NULL, NULL, NULL, NULL) != 0 || next_off <= die_off)
+		return 0;
+	r->cu = cu_die->cu;
+	r->start = (const unsigned char *)cu_die->addr - dwarf_cuoffset(cu_die);
+	r->end = r->start + (next_off - hdr_off);
+	r->version = version;
+	r->addr_size = addr_size;
+	r->offset_size = offset_size;
+	return 0;
+}
+
+void dw_reader_free(struct dw_reader *r)
+{
+	free(r->infos);
+	free(r->specs);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Decodes the abbreviation of @die (code @code) into r->infos[code]. */
+static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, uint64_t code)
+{
+	struct dw_abbrev_info *info;
+	struct dw_attr_spec *s;
+	int32_t fixed = 0;
+	size_t i, j;
+
+	if (code >= r->nr_infos) {
+		size_t n = r->nr_infos ? r->nr_infos : 64;
+
+		while (n <= code)
+			n *= 2;
+		info = realloc(r->infos, n * sizeof(*info));
+		if (!info)
+			return NULL;
+		memset(info + r->nr_infos, 0, (n - r->nr_infos) * sizeof(*info));
+		r->infos = info;
+		r->nr_infos = n;
+	}
+	info = &r->infos[code];
+	/* Let libdw find (and check) the abbreviation once. */
+	if (dwarf_tag(die) < 0 || !die->abbrev || die->abbrev == (Dwarf_Abbrev *)-1l)
+		return NULL;
+	info->first = r->nr_specs;
+	info->nr = 0;
+	info->children = dwarf_abbrevhaschildren(die->abbrev) == 1;
+	info->usable = true;
+	info->sib_pos = -1;
+	/*
+	 * Listed until libdw says there are no more: its attribute count
+	 * (dwarf_getattrcnt) misses DW_FORM_implicit_const ones in 0.188.
+	 */
+	for (i = 0;; i++) {
+		unsigned int name, form;
+		Dwarf_Attribute attr;
+		Dwarf_Sword cval;
+
+		if (dwarf_getabbrevattr_data(die->abbrev, i, &name, &form, &cval, NULL) != 0)
+			break;
+		if (i >= UINT16_MAX)
+			return NULL;
+		s = btf_reserve_mem((void **)&r->specs, &r->specs_cap, sizeof(*s), r->nr_specs, UINT32_MAX,
+				1);
+		if (!s)
+			return NULL;
+		r->nr_specs++;
+		info->nr++;
+		s->name = name;
+		s->form = form;
+		s->size = form_size(r, form);
+		s->const_valp = NULL;
+		if (name == DW_AT_sibling) {
+			info->sib_pos = fixed >= 0 ? fixed : -2;
+			info->sib_size = s->size;
+		}
+		if (s->size == SZ_NONE || name > UINT16_MAX || form > UINT16_MAX)
+			info->usable = false;
+		if (s->size < 0)
+			fixed = -1;
+		else if (fixed >= 0)
+			fixed += s->size;
+		/* libdw follows only these as DW_AT_sibling. */
+		if (name == DW_AT_sibling && form != DW_FORM_ref1 && form != DW_FORM_ref2 &&
+		    form != DW_FORM_ref4 && form != DW_FORM_ref8 && form != DW_FORM_ref_udata)
+			info->usable = false;
+		/* A name twice: which one libdw picks is its business. */
+		for (j = info->first; j < r->nr_specs - 1; j++)
+			if (r->specs[j].name == name)
+				info->usable = false;
+		if (form == DW_FORM_implicit_const && info->usable) {
+			if (!dwarf_attr(die, name, &attr) || attr.form != DW_FORM_implicit_const)
+				info->usable = false;
+			else
+				s->const_valp = attr.valp;
+		}
+	}
+	info->fixed_len = fixed;
+	info->abbrev = die->abbrev;
+	return info;
+}
+
+/*
+ * The abbreviation of the DIE at @p (in r's unit), its attributes' start
+ * in *@attrs; NULL if it is not for this reader.  Fills die->abbrev.
+ */
+static inline struct dw_abbrev_info *info_at(struct dw_reader *r, Dwarf_Die *die,
+					     const unsigned char **attrs)
+{
+	const unsigned char *p = die->addr;
+	struct dw_abbrev_info *info;
+	uint64_t code;
+
+	if (die->cu != r->cu || !r->cu || p < r->start || p >= r->end)
+		return NULL;
+	if (*p < 0x80)
+		code = *p++;
+	else if (!read_uleb(&p, r->end, &code) || code >= DW_MAX_CODE)
+		return NULL;
+	if (!code)
+		return NULL;
+	info = code < r->nr_infos && r->infos[code].abbrev ? &r->infos[code] :
+							     info_build(r, die, code);
+	if (!info || !info->usable)
+		return NULL;
+	die->abbrev = info->abbrev;
+	*attrs = p;
+	return info;
+}
+
+/*
+ * Past the attributes of a DIE, NULL if they do not fit or its
+ * DW_AT_sibling points backwards or out of the unit (libdw then says what).
+ * *@sib: where DW_AT_sibling points, NULL without one.
+ */
+static const unsigned char *skip_attrs(struct dw_reader *r, const struct dw_abbrev_info *info,
+				       const unsigned char *p, const unsigned char **sib)
+{
+	const struct dw_attr_spec *s = &r->specs[info->first];
+	const unsigned char *v;
+	uint64_t off;
+	size_t i;
+
+	*sib = NULL;
+	if (info->fixed_len >= 0) {
+		if (info->fixed_len > r->end - p)
+			return NULL;
+		v = p + info->sib_pos;
+		p += info->fixed_len;
+	} else {
+		for (i = 0, v = NULL; i < info->nr && p; i++) {
+			if (s[i].name == DW_AT_sibling)
+				v = p;
+			p = skip_value(r, &s[i], p);
+		}
+		if (!p)
+			return NULL;
+	}
+	if (info->sib_pos == -1)
+		return p;
+	/* The value is inside the attributes just checked. */
+	if (info->sib_size == SZ_ULEB) {
+		if (!read_uleb(&v, p, &off))
+			return NULL;
+	} else {
+		off = read_fixed(v, info->sib_size);
+	}
+	if (off >= (uint64_t)(r->end - r->start))
+		return NULL;
+	*sib = r->start + off;
+	/* Into the DIE itself or backwards: corrupt, libdw's to judge. */
+	return *sib < p ? NULL : p;
+}
+
+/*
+ * Address past the DIE @die and all its descendants; NULL where libdw
+ * must do it.
+ */
+static const unsigned char *skip_die(struct dw_reader *r, Dwarf_Die *die)
+{
+	Dwarf_Die cur = *die;
+	const unsigned char *p, *sib;
+	struct dw_abbrev_info *info;
+	size_t depth = 0;
+
+	for (;;) {
+		info = info_at(r, &cur, &p);
+		if (!info)
+			return NULL;
+		p = skip_attrs(r, info, p, &sib);
+		if (!p)
+			return NULL;
+		if (info->children) {
+			if (sib)
+				p = sib;
+			else
+				depth++;
+		}
+		/* Null entries close the children lists that end here. */
+		while (depth && p < r->end && !*p) {
+			p++;
+			depth--;
+		}
+		if (!depth)
+			return p;
+		if (p >= r->end)
+			return NULL;
+		cur = (Dwarf_Die){ .addr = (void *)p, .cu = r->cu };
+	}
+}
+
+/* A Dwarf_Die at @p if a DIE (not a null entry) starts there. */
+static int die_at(struct dw_reader *r, const unsigned char *p, Dwarf_Die *out)
+{
+	const unsigned char *attrs;
+
+	if (p >= r->end || !*p)
+		return 1;
+	*out = (Dwarf_Die){ .addr = (void *)p, .cu = r->cu };
+	info_at(r, out, &attrs); /* only to fill out->abbrev */
+	return 0;
+}
+
+int dw_child(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *child)
+{
+	struct dw_reader *r = &ctx->rd;
+	const unsigned char *p, *sib;
+	struct dw_abbrev_info *info = info_at(r, die, &p);
+
+	if (!info)
+		return dwarf_child(die, child);
+	if (!info->children)
+		return 1;
+	p = skip_attrs(r, info, p, &sib);
+	if (!p)
+		return dwarf_child(die, child);
+	return die_at(r, p, child);
+}
+
+int dw_sibling(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	struct dw_reader *r = &ctx->rd;
+	const unsigned char *p = skip_die(r, die);
+
+	if (!p)
+		return dwarf_siblingof(die, die);
+	return die_at(r, p, die);
+}
+
+Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,
+			 Dwarf_Attribute *attr)
+{
+	struct dw_reader *r = &ctx->rd;
+	const struct dw_attr_spec *s;
+	const unsigned char *p;
+	struct dw_abbrev_info *info = info_at(r, die, &p);
+	size_t i;
+
+	if (!info)
+		return dwarf_attr(die, name, attr);
+	s = &r->specs[info->first];
+	for (i = 0; i < info->nr; i++) {
+		if (s[i].name == name) {
+			attr->code = name;
+			attr->form = s[i].form;
+			attr->valp = s[i].const_valp ? s[i].const_valp : (unsigned char *)p;
+			attr->cu = die->cu;
+			return attr;
+		}
+		if (!(p = skip_value(r, &s[i], p)))
+			return dwarf_attr(die, name, attr);
+	}
+	return NULL;
+}
+
+int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die,
+		int (*fn)(Dwarf_Attribute *, void *), void *arg)
+{
+	struct dw_reader *r = &ctx->rd;
+	const struct dw_attr_spec *s;
+	const unsigned char *p, *next;
+	struct dw_abbrev_info *info = info_at(r, die, &p);
+	Dwarf_Attribute attr;
+	size_t i;
+
+	if (!info)
+		return dwarf_getattrs(die, fn, arg, 0) < 0 ? -1 : 0;
+	s = &r->specs[info->first];
+	for (i = 0; i < info->nr; i++) {
+		attr.code = s[i].name;
+		attr.form = s[i].form;
+		attr.valp = s[i].const_valp ? s[i].const_valp : (unsigned char *)p;
+		attr.cu = die->cu;
+		/* As libdw: the attributes before one that does not fit are reported. */
+		next = skip_value(r, &s[i], p);
+		if (!next)
+			return -1;
+		if (fn(&attr, arg) != DWARF_CB_OK)
+			return 0;
+		p = next;
+	}
+	return 0;
+}
+
+/* dwarf_attr_integrate(): through abstract_origin/specification, as libdw. */
+Dwarf_Attribute *dw_attr_integrate(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,
+				   Dwarf_Attribute *attr)
+{
+	Dwarf_Die mem, *cur = die;
+	int chain = 16;
+
+	do {
+		if (dw_attr(ctx, cur, name, attr))
+			return attr;
+		if (!dw_attr(ctx, cur, DW_AT_abstract_origin, attr) &&
+		    !dw_attr(ctx, cur, DW_AT_specification, attr))
+			break;
+		cur = dwarf_formref_die(attr, &mem);
+	} while (cur && chain-- > 0);
+	/* A unit DIE may have a split unit to look in: libdw knows how. */
+	if (cur && (cur->addr == ctx->cu_die.addr || cur->cu != ctx->rd.cu))
+		return dwarf_attr_integrate(die, name, attr);
+	return NULL;
+}
+
+const char *dw_diename(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	return dw_attr_integrate(ctx, die, DW_AT_name, &attr) ? dwarf_formstring(&attr) : NULL;
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_die_reader FILE... - walks every DIE of every unit twice, with
+ * dwarf/die.c's reader and with libdw, and checks that they agree: the
+ * first child and the next sibling (same DIE or both none), every
+ * attribute dwarf_getattrs() reports (name, form and value pointer, in
+ * order, through dw_getattrs() and dw_attr()), an attribute the DIE lacks
+ * (both none), and the name through dw_diename().  The encoder steps
+ * through DIEs only this way, so a disagreement is a wrong BTF type.
+ * Exit 0 pass, 1 fail, 2 unusable file.
+ */
+#include "../dwarf/dw_internal.h"
+
+#include <dwarf.h>
+#include <stdio.h>
+#include <string.h>
+
+static unsigned long failures, dies, attrs_seen;
+
+static void fail(Dwarf_Die *die, const char *what)
+{
+	if (failures++ < 20)
+		fprintf(stderr, "FAIL: DIE 0x%llx: %s\n", (unsigned long long)dwarf_dieoffset(die),
+			what);
+}
+
+struct attr_list {
+	Dwarf_Attribute a[256];
+	size_t n;
+};
+
+static int collect(Dwarf_Attribute *attr, void *arg)
+{
+	struct attr_list *l = arg;
+
+	if (l->n < 256)
+		l->a[l->n++] = *attr;
+	return DWARF_CB_OK;
+}
+
+static bool same_attr(const Dwarf_Attribute *x, const Dwarf_Attribute *y)
+{
+	return x->code == y->code && x->form == y->form && x->valp == y->valp && x->cu == y->cu;
+}
+
+static void check_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	struct attr_list lib = { .n = 0 }, ours = { .n = 0 };
+	Dwarf_Attribute a;
+	const char *n1, *n2;
+	size_t i;
+
+	if (dwarf_getattrs(die, collect, &lib, 0) < 0)
+		return; /* unreadable: the reader may only say so as well */
+	if (dw_getattrs(ctx, die, collect, &ours) != 0 || ours.n != lib.n)
+		fail(die, "dw_getattrs() lists other attributes");
+	for (i = 0; i < lib.n; i++) {
+		attrs_seen++;
+		if (i < ours.n && !same_attr(&lib.a[i], &ours.a[i]))
+			fail(die, "dw_getattrs() gives another attribute");
+		/* dwarf_attr() finds the first of a name: skip later repeats. */
+		if (dwarf_attr(die, lib.a[i].code, &a) && (a.valp != lib.a[i].valp))
+			continue;
+		if (!dw_attr(ctx, die, lib.a[i].code, &a) || !same_attr(&a, &lib.a[i]))
+			fail(die, "dw_attr() finds another attribute");
+	}
+	/* DW_AT_lo_user: no producer here uses it. */
+	if (!dwarf_attr(die, DW_AT_lo_user, &a) && dw_attr(ctx, die, DW_AT_lo_user, &a))
+		fail(die, "dw_attr() finds an attribute that is not there");
+	n1 = dwarf_diename(die);
+	n2 = dw_diename(ctx, die);
+	if (n1 != n2 && (!n1 || !n2 || strcmp(n1, n2)))
+		fail(die, "dw_diename() differs");
+}
+
+/* Checks @die and, depth first, everything below it. */
+static void walk(struct dw_cu_ctx *ctx, Dwarf_Die *die, int depth)
+{
+	Dwarf_Die lib_child, our_child, lib_next, our_next;
+	int lr, or;
+
+	for (;;) {
+		dies++;
+		check_attrs(ctx, die);
+		lr = dwarf_child(die, &lib_child);
+		or = dw_child(ctx, die, &our_child);
+		if (lr != or || (lr == 0 && lib_child.addr != our_child.addr))
+			fail(die, "dw_child() differs");
+		if (lr == 0 && depth < 200)
+			walk(ctx, &lib_child, depth + 1);
+		our_next = *die;
+		lr = dwarf_siblingof(die, &lib_next);
+		or = dw_sibling(ctx, &our_next);
+		if (lr != or || (lr == 0 && lib_next.addr != our_next.addr))
+			fail(die, "dw_sibling() differs");
+		if (lr < 0) {
+			fail(die, "libdw cannot step to the next sibling");
+			return;
+		}
+		if (lr != 0)
+			return;
+		*die = lib_next;
+	}
+}
+
+static void log_line(void *ctx, const char *msg)
+{
+	fprintf(stderr, "%s\n", msg);
+}
+
+/* Through dw_file_open(): a module's DWARF relocated, as the encoder reads it. */
+static int check_file(const char *path)
+{
+	const struct btf_log log = { log_line, NULL };
+	struct dw_file *f = dw_file_open(path, &log);
+	Dwarf_Die child;
+	uint32_t i, n;
+
+	if (!f)
+		return 2;
+	n = dw_file_cu_count(f);
+	for (i = 0; i < n; i++) {
+		struct dw_cu_ctx ctx = { .file = f };
+
+		if (dw_file_cu_die(f, i, &ctx.dw, &ctx.cu_die)) {
+			fprintf(stderr, "%s: unit %u: no unit DIE\n", path, i);
+			failures++;
+			continue;
+		}
+		if (dw_reader_init(&ctx.rd, &ctx.cu_die) || !ctx.rd.cu) {
+			fprintf(stderr, "%s: unit %u: the reader does not take it\n", path, i);
+			failures++;
+			continue;
+		}
+		check_attrs(&ctx, &ctx.cu_die);
+		if (dwarf_child(&ctx.cu_die, &child) == 0)
+			walk(&ctx, &child, 0);
+		dw_reader_free(&ctx.rd);
+	}
+	printf("%s: %u units, %lu DIEs, %lu attributes\n", path, n, dies, attrs_seen);
+	dw_file_close(f);
+	return n ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+	int i, err;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_die_reader FILE...\n");
+		return 2;
+	}
+	for (i = 1; i < argc; i++) {
+		err = check_file(argv[i]);
+		if (err)
+			return err;
+	}
+	if (failures)
+		fprintf(stderr, "%lu disagreements\n", failures);
+	return failures ? 1 : 0;
+}
