@@ -59,7 +59,7 @@ void dw_log_die(struct dw_cu_ctx *ctx, Dwarf_Die *die, const char *what, bool li
 	({                                                                               \
 		__typeof__(*(arr)) *slot_;                                               \
 		long ret_ = -ENOMEM;                                                     \
-		slot_ = btf_add_mem((void **)&(arr), &(cap), sizeof(*slot_), (nr), UINT32_MAX, 1); \
+		slot_ = btf_grow_mem((void **)&(arr), &(cap), sizeof(*slot_), (nr), UINT32_MAX, 1); \
 		if (slot_) {                                                             \
 			*slot_ = *(elem);                                                \
 			ret_ = (nr)++;                                                   \
@@ -477,7 +477,7 @@ static int defer(struct dw_walk *w, Dwarf_Die *die, enum dw_deferred_kind kind)
 {
 	struct dw_deferred *d;
 
-	d = btf_add_mem((void **)&w->items, &w->items_cap, sizeof(*d), w->nr_items, SIZE_MAX, 1);
+	d = btf_reserve_mem((void **)&w->items, &w->items_cap, sizeof(*d), w->nr_items, SIZE_MAX, 1);
 	if (!d)
 		return -ENOMEM;
 	d->die = *die;

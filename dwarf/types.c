@@ -331,7 +331,7 @@ static struct dw_slot *push_slot(struct dw_types *t, uint16_t nr_ids)
 {
 	struct dw_slot *s;
 
-	s = btf_add_mem((void **)&t->slots, &t->slots_cap, sizeof(*s), t->nr_slots, SIZE_MAX, 1);
+	s = btf_reserve_mem((void **)&t->slots, &t->slots_cap, sizeof(*s), t->nr_slots, SIZE_MAX, 1);
 	if (!s)
 		return NULL;
 	t->nr_slots++;
@@ -514,7 +514,7 @@ static int push_decl_tag(struct dw_types *t, const char *value, uint32_t target,
 {
 	struct dw_pending_tag *p;
 
-	p = btf_add_mem((void **)&t->dtags, &t->dtags_cap, sizeof(*p), t->nr_dtags, SIZE_MAX, 1);
+	p = btf_reserve_mem((void **)&t->dtags, &t->dtags_cap, sizeof(*p), t->nr_dtags, SIZE_MAX, 1);
 	if (!p)
 		return -ENOMEM;
 	p->value = value;
@@ -702,7 +702,7 @@ static int member_push(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	struct dw_member_stack *st = &ctx->types->open;
 	struct dw_member *m;
 
-	m = btf_add_mem((void **)&st->m, &st->cap, sizeof(*m), st->nr, UINT32_MAX, 1);
+	m = btf_reserve_mem((void **)&st->m, &st->cap, sizeof(*m), st->nr, UINT32_MAX, 1);
 	if (!m)
 		return -ENOMEM;
 	if (member_read(ctx, die, m))
@@ -736,7 +736,7 @@ int dw_types_struct_end(struct dw_cu_ctx *ctx, Dwarf_Die *die, size_t mark, bool
 	err = reserve(ctx, die, &id);
 	if (err)
 		return err;
-	dst = btf_add_mem((void **)&t->mems.m, &t->mems.cap, sizeof(*dst), t->mems.nr,
+	dst = btf_grow_mem((void **)&t->mems.m, &t->mems.cap, sizeof(*dst), t->mems.nr,
 			  UINT32_MAX, n ? n : 1);
 	if (!dst)
 		return -ENOMEM;
@@ -906,7 +906,7 @@ static int read_enumerators(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	do {
 		if (dwarf_tag(&child) != DW_TAG_enumerator)
 			continue;
-		e = btf_add_mem((void **)&t->enums, &t->enums_cap, sizeof(*e), t->nr_enums,
+		e = btf_reserve_mem((void **)&t->enums, &t->enums_cap, sizeof(*e), t->nr_enums,
 				SIZE_MAX, 1);
 		if (!e)
 			return -ENOMEM;
