@@ -520,12 +520,12 @@ struct btf_dedup_opts {
 	 */
 	bool in_place;
 	/*
-	 * Leave the string table as it is instead of rebuilding it from the
-	 * strings the kept types use, when it is known to hold no string twice
-	 * (built by btf__add_str() and the like, not loaded) and @btf has no
-	 * base: names then compare by offset already.  For a caller that
-	 * deduplicates again before writing (the encoder's first pass); the
-	 * result keeps unused strings and differs from libbpf's in them.
+	 * Skip the string phase before the types are compared when the
+	 * table is known to hold no string twice (built by btf__add_str()
+	 * and the like, not loaded) and @btf has no base: names compare by
+	 * offset already.  The kept types' strings get a table of their own
+	 * afterwards, in another order than libbpf's (so for a caller that
+	 * writes the result through a second, plain dedup: the encoder).
 	 */
 	bool keep_strings;
 };

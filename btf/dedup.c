@@ -1386,6 +1386,59 @@ static void dedup_install(struct dedup *d, long len, uint32_t *offs, uint32_t nr
 	d->strs = NULL;
 }
 
+/* ---- keep_strings: the kept types' strings, after the fact ---- */
+
+struct str_move {
+	const struct strset *old;
+	struct strset *set;
+	bool rewrite;
+};
+
+static int move_str(uint32_t *off, void *arg)
+{
+	struct str_move *m = arg;
+	long n;
+
+	if (!*off)
+		return 0;
+	if (*off >= m->old->len)
+		return -EINVAL;
+	if (!m->rewrite) {
+		n = strset__add_str(m->set, m->old->data + *off);
+		return n < 0 ? n : 0;
+	}
+	*off = strset__find_str(m->set, m->old->data + *off);
+	return 0;
+}
+
+/*
+ * The string phase skipped, the table still holds every string of the
+ * 3.3M types (vmlinux): give the ~34K kept ones a table of only the
+ * strings they use.  Hashing each use into the small new set beats a map
+ * as large as the old table (it was most of the second dedup's page
+ * faults).  Strings are collected first, so a failure changes nothing:
+ * the full table is as valid, only larger.
+ */
+static int compact_strings(struct btf *btf)
+{
+	struct str_move m = { btf->strs, strset__new("", 1), false };
+	int err = m.set ? 0 : -ENOMEM, pass;
+	uint32_t i;
+
+	for (pass = 0; pass < 2 && !err; pass++)
+		for (m.rewrite = pass, i = 0; i < btf->nr_types && !err; i++)
+			err = btf_type_visit_str_offs((struct btf_type *)((char *)btf->types +
+									  btf->type_offs[i]),
+						      btf->layout, move_str, &m);
+	if (err) {
+		strset__free(m.set);
+		return err;
+	}
+	strset__free(btf->strs);
+	btf->strs = m.set;
+	return 0;
+}
+
 int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts)
 {
 	struct dedup d = {};
@@ -1426,6 +1479,8 @@ int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts)
 	}
 	dedup_install(&d, len, offs, nr);
 	offs = NULL;
+	if (d.keep_strs)
+		compact_strings(btf);
 out:
 	if (offs != btf->type_offs)
 		free(offs);
