@@ -121,7 +121,9 @@ static int read_header(struct dw_file *f, const char *path, const struct btf_log
 
 static void drop_pages(struct dw_file *f, const char *start, const char *end);
 
-struct dw_file *dw_file_open(const char *path, const struct btf_log *log)
+/* @units: the unit DIE offsets, known from an earlier handle, or NULL. */
+static struct dw_file *open_file(const char *path, const uint64_t *units, uint32_t nr_units,
+				 const struct btf_log *log)
 {
 	struct dw_file *f;
 	int err, is_rel;
@@ -158,6 +160,17 @@ struct dw_file *dw_file_open(const char *path, const struct btf_log *log)
 	}
 	if (err)
 		goto fail;
+	if (units) {
+		/* The same bytes: the same units; no second walk over the headers. */
+		f->cu_offs = malloc((nr_units ? nr_units : 1) * sizeof(*f->cu_offs));
+		if (!f->cu_offs) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		memcpy(f->cu_offs, units, nr_units * sizeof(*f->cu_offs));
+		f->nr_cus = f->cus_cap = nr_units;
+		return f;
+	}
 	err = collect_cus(f, path, log);
 	if (err)
 		goto fail;
@@ -177,6 +190,26 @@ fail:
 	dw_file_close(f);
 	errno = -err;
 	return NULL;
+}
+
+struct dw_file *dw_file_open(const char *path, const struct btf_log *log)
+{
+	return open_file(path, NULL, 0, log);
+}
+
+struct dw_file *dw_file_open_units(const char *path, const uint64_t *units, uint32_t nr,
+				   const struct btf_log *log)
+{
+	if (!units) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return open_file(path, units, nr, log);
+}
+
+const uint64_t *dw_file_units(const struct dw_file *f)
+{
+	return f->cu_offs;
 }
 
 void dw_file_close(struct dw_file *f)

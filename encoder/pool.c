@@ -36,6 +36,8 @@ struct pool {
 	int err;
 	pthread_mutex_t log_lock;
 	struct btf_log safe_log;
+	/* The first handle's unit list, for the workers' handles. */
+	uint64_t *units;
 };
 
 /* Workers log through the pool lock so lines never interleave. */
@@ -67,7 +69,7 @@ static bool take_index(struct pool *p, uint32_t *idx)
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
-	struct dw_file *f = dw_file_open(p->o->path, &p->safe_log);
+	struct dw_file *f = dw_file_open_units(p->o->path, p->units, p->nr_cus, &p->safe_log);
 	uint32_t idx;
 	int err = f ? 0 : -errno;
 
@@ -152,7 +154,13 @@ int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ct
 	if (!f)
 		return -errno;
 	p.nr_cus = dw_file_cu_count(f);
+	p.units = malloc((p.nr_cus ? p.nr_cus : 1) * sizeof(*p.units));
+	if (p.units)
+		memcpy(p.units, dw_file_units(f), p.nr_cus * sizeof(*p.units));
+	/* Its libdw state (every unit's abbreviations met so far) would stay. */
 	dw_file_close(f);
+	if (!p.units)
+		return -ENOMEM;
 
 	/*
 	 * vmlinux, -j2 (2 cores): a window of 1 x jobs left workers waiting
@@ -207,6 +215,7 @@ destroy:
 	pthread_mutex_destroy(&p.lock);
 	pthread_mutex_destroy(&p.log_lock);
 out:
+	free(p.units);
 	free(threads);
 	free(p.slots);
 	return err;
