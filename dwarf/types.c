@@ -48,7 +48,7 @@ struct dw_slot {
 
 /*
  * A data member as one pass over its attributes read it (libdw walks a
- * DIE's attribute list once per dw_attr(ctx, ) and takes a lock per DIE
+ * DIE's attribute list once per dwarf_attr() and takes a lock per DIE
  * it meets: the walk reads members once, emission reuses this).
  */
 struct dw_member {
@@ -262,7 +262,7 @@ static int type_attr_cb(Dwarf_Attribute *attr, void *arg)
 	return DWARF_CB_OK;
 }
 
-/* Reads @die's attributes; returns its name as dw_diename(ctx, ) would. */
+/* Reads @die's attributes; returns its name as dwarf_diename() would. */
 static const char *type_attrs_read(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct type_attrs *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -624,7 +624,7 @@ static int member_attr_cb(Dwarf_Attribute *attr, void *arg)
 		a->integrate = true;
 		break;
 	}
-	/* dw_attr(ctx, ) finds the first of duplicates: keep that one. */
+	/* dwarf_attr() finds the first of duplicates: keep that one. */
 	if (keep && !keep->valp)
 		*keep = *attr;
 	return DWARF_CB_OK;
