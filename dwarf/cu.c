@@ -605,8 +605,9 @@ static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
 	name = dw_diename(ctx, &ctx->cu_die);
 	cu->name = strdup(name ? name : "");
 	cu->btf = btf__new_empty();
+	cu->names = btf__new_empty();
 	ctx->types = dw_types_new();
-	if (!cu->name || !cu->btf || !ctx->types)
+	if (!cu->name || !cu->btf || !cu->names || !ctx->types)
 		return -ENOMEM;
 	err = dw_reader_init(&ctx->rd, &ctx->cu_die);
 	if (err)
@@ -651,6 +652,7 @@ void dw_cu_release(struct dw_cu *cu)
 	if (!cu)
 		return;
 	btf__free(cu->btf);
+	btf__free(cu->names);
 	free(cu->name);
 	free(cu->funcs);
 	free(cu->vars);

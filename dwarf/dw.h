@@ -26,7 +26,7 @@ struct dw_opts {
 
 /* A parameter or return slot of a prototype, ids local to dw_cu.btf. */
 struct dw_param {
-	uint32_t name_off; /* in dw_cu.btf strings, 0 = unnamed */
+	uint32_t name_off; /* in dw_cu.names, 0 = unnamed */
 	uint32_t type;     /* id in dw_cu.btf, 0 = void */
 };
 
@@ -49,7 +49,7 @@ enum {
 
 /* A DW_TAG_subprogram of this CU (concrete or abstract). */
 struct dw_func {
-	uint32_t name_off;    /* in dw_cu.btf strings */
+	uint32_t name_off;    /* in dw_cu.names */
 	uint32_t ret_type;    /* id in dw_cu.btf */
 	uint32_t first_param; /* index into dw_cu.params */
 	uint16_t nr_params;
@@ -62,7 +62,7 @@ struct dw_func {
 
 /* A top-level variable definition with a fixed address. */
 struct dw_var {
-	uint32_t name_off; /* in dw_cu.btf strings */
+	uint32_t name_off; /* in dw_cu.names */
 	uint32_t type;     /* id in dw_cu.btf */
 	uint64_t addr;
 	uint64_t size;     /* byte size of the type */
@@ -76,7 +76,7 @@ struct dw_var {
 
 /* A btf_decl_tag annotation on a function/param or variable. */
 struct dw_tag {
-	uint32_t value_off; /* in dw_cu.btf strings */
+	uint32_t value_off; /* in dw_cu.names */
 	int32_t component;  /* -1 = the function/variable, else param index */
 };
 
@@ -137,7 +137,7 @@ static inline bool dw_loc_lost(const struct dw_loc *l)
 
 /* One DW_TAG_inlined_subroutine, nested ones included. */
 struct dw_site {
-	uint32_t name_off;    /* inlined function's name, dw_cu.btf strings */
+	uint32_t name_off;    /* inlined function's name, in dw_cu.names */
 	uint32_t ret_type;    /* prototype of the abstract origin */
 	uint32_t first_param; /* index into dw_cu.params (origin's params) */
 	uint16_t nr_params;
@@ -150,6 +150,12 @@ struct dw_site {
 /* Everything a worker extracted from one CU. */
 struct dw_cu {
 	struct btf *btf; /* the CU's types, base BTF with local ids */
+	/*
+	 * Strings only: the names of funcs, vars and their params, decl tag
+	 * values (the *_off fields).  Apart from the types' strings, so that
+	 * merging the types takes just theirs.
+	 */
+	struct btf *names;
 	char *name;      /* DW_AT_name of the CU */
 	unsigned int lang;
 	bool skipped;    /* excluded by language: no content */

@@ -54,7 +54,7 @@ struct dw_cu_ctx {
  */
 int dw_type_id(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
 
-/* Local BTF string offset of @s in ctx->cu->btf. */
+/* Offset of @s in ctx->cu->names (names of funcs, vars, params, tags). */
 int dw_str(struct dw_cu_ctx *ctx, const char *s);
 
 /*

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Local id of the CU's BTF -> id in s->all. */
+/* Local id of the CU's BTF -> id in s->all; the CU's names -> s->names. */
 struct cu_map {
-	const struct btf *cu_btf;
+	const struct btf *cu_names;
 	struct btf *names;
 	uint32_t delta;
 };
@@ -24,7 +24,7 @@ static uint32_t map_id(const struct cu_map *m, uint32_t id)
 
 static int map_str(const struct cu_map *m, uint32_t off, uint32_t *out)
 {
-	const char *str = off ? btf__str_by_offset(m->cu_btf, off) : "";
+	const char *str = off ? btf__str_by_offset(m->cu_names, off) : "";
 	int new_off;
 
 	if (!str)
@@ -162,7 +162,7 @@ static int merge_sites(struct enc_state *s, const struct cu_map *m, const struct
 int enc_merge_cu(void *ctx, uint32_t idx, struct dw_cu *cu)
 {
 	struct enc_state *s = ctx;
-	struct cu_map m = { cu->btf, s->names, 0 };
+	struct cu_map m = { cu->names, s->names, 0 };
 	int first, err;
 
 	if (cu->skipped || !cu->btf)

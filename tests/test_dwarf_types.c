@@ -335,7 +335,7 @@ static const struct fx_func fixture_funcs[] = {
 
 static void check_funcs(const struct dw_cu *cu)
 {
-	const struct btf *btf = cu->btf;
+	const struct btf *btf = cu->btf, *names = cu->names;
 	unsigned int i, j, found;
 
 	for (i = 0; i < sizeof(fixture_funcs) / sizeof(fixture_funcs[0]); i++) {
@@ -345,7 +345,7 @@ static void check_funcs(const struct dw_cu *cu)
 		for (j = 0; j < cu->nr_funcs; j++) {
 			const struct dw_func *f = &cu->funcs[j];
 
-			if (strcmp(btf__str_by_offset(btf, f->name_off), want->name) ||
+			if (strcmp(btf__str_by_offset(names, f->name_off), want->name) ||
 			    (f->flags & DW_FUNC_DECLARATION))
 				continue;
 			found++;
@@ -366,9 +366,9 @@ static void check_funcs(const struct dw_cu *cu)
 		const struct dw_func *f = &cu->funcs[j];
 		const struct dw_param *p = &cu->params[f->first_param];
 
-		if (!strcmp(btf__str_by_offset(btf, f->name_off), "fx_sum") && f->nr_params == 2 &&
-		    (strcmp(btf__str_by_offset(btf, p[0].name_off), "l") ||
-		     strcmp(btf__str_by_offset(btf, p[1].name_off), "limit") ||
+		if (!strcmp(btf__str_by_offset(names, f->name_off), "fx_sum") && f->nr_params == 2 &&
+		    (strcmp(btf__str_by_offset(names, p[0].name_off), "l") ||
+		     strcmp(btf__str_by_offset(names, p[1].name_off), "limit") ||
 		     btf_kind(btf__type_by_id(btf, p[0].type)) != BTF_KIND_PTR))
 			fail("fx_sum: params not (struct fx_list *l, int limit)");
 	}
@@ -395,7 +395,7 @@ static void check_vars(const struct dw_cu *cu)
 		for (j = 0; j < cu->nr_vars; j++) {
 			const struct dw_var *v = &cu->vars[j];
 
-			if (strcmp(btf__str_by_offset(cu->btf, v->name_off), fixture_vars[i].name))
+			if (strcmp(btf__str_by_offset(cu->names, v->name_off), fixture_vars[i].name))
 				continue;
 			found++;
 			if (v->size != fixture_vars[i].size || v->external != fixture_vars[i].external ||

@@ -40,7 +40,7 @@ static void log_line(void *ctx, const char *msg)
 
 static const char *str(const struct dw_cu *cu, uint32_t off)
 {
-	const char *s = btf__str_by_offset(cu->btf, off);
+	const char *s = btf__str_by_offset(cu->names, off);
 
 	return s && *s ? s : "(anon)";
 }
