@@ -609,9 +609,7 @@ static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
 	ctx->types = dw_types_new();
 	if (!cu->name || !cu->btf || !cu->names || !ctx->types)
 		return -ENOMEM;
-	err = dw_reader_init(&ctx->rd, &ctx->cu_die);
-	if (err)
-		return err;
+	dw_reader_init(&ctx->rd, ctx->file, &ctx->cu_die);
 	btf__set_pointer_size(cu->btf, dw_file_pointer_size(ctx->file));
 	ctx->addr_size = dw_file_pointer_size(ctx->file);
 	if (udata_integrate(ctx, &ctx->cu_die, DW_AT_language, &lang))

@@ -22,7 +22,6 @@
 
 #include <dwarf.h>
 #include <endian.h>
-#include <errno.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,13 +31,13 @@
 
 /* The size of a form's value: fixed, or read from the DIE. */
 enum {
-	SZ_ULEB = -1,   /* LEB128 (signed or not: same length rule) */
+	SZ_ULEB = -1,	/* LEB128 (signed or not: same length rule) */
 	SZ_STRING = -2, /* inline NUL-terminated */
 	SZ_BLOCK1 = -3,
 	SZ_BLOCK2 = -4,
 	SZ_BLOCK4 = -5,
-	SZ_BLOCK = -6,  /* ULEB128 length, then the bytes */
-	SZ_NONE = -7,   /* not understood: the abbreviation is left to libdw */
+	SZ_BLOCK = -6, /* ULEB128 length, then the bytes */
+	SZ_NONE = -7,  /* not understood: the abbreviation is left to libdw */
 };
 
 struct dw_attr_spec {
@@ -51,14 +50,14 @@ struct dw_attr_spec {
 
 struct dw_abbrev_info {
 	Dwarf_Abbrev *abbrev; /* NULL: code not met yet */
-	uint32_t first;       /* in dw_reader.specs */
+	uint32_t first;	      /* in dw_reader.specs */
 	uint16_t nr;
 	bool children;
 	bool usable;
-	int32_t fixed_len;    /* bytes of all the attributes, -1 if they vary */
+	int32_t fixed_len; /* bytes of all the attributes, -1 if they vary */
 	/* DW_AT_sibling's value: at this byte of the attributes, or -1 (none), -2 (varies). */
 	int32_t sib_pos;
-	int16_t sib_size;     /* its fixed size, or SZ_ULEB */
+	int16_t sib_size; /* its fixed size, or SZ_ULEB */
 };
 
 static int16_t form_size(const struct dw_reader *r, unsigned int form)
@@ -147,6 +146,15 @@ static bool read_uleb(const unsigned char **p, const unsigned char *end, uint64_
 	return false;
 }
 
+/* Past a LEB128 at @p below @end, however long (as libdw skips one). */
+static const unsigned char *skip_leb(const unsigned char *p, const unsigned char *end)
+{
+	while (p < end)
+		if (!(*p++ & 0x80))
+			return p;
+	return NULL;
+}
+
 /* Unaligned read of @n (1, 2, 4 or 8) bytes in the host's order. */
 static uint64_t read_fixed(const unsigned char *p, int n)
 {
@@ -179,7 +187,7 @@ static const unsigned char *skip_value(const struct dw_reader *r, const struct d
 
 	switch (s->size) {
 	case SZ_ULEB:
-		return read_uleb(&p, r->end, &len) ? p : NULL;
+		return skip_leb(p, r->end);
 	case SZ_STRING: {
 		const unsigned char *nul = memchr(p, 0, r->end - p);
 
@@ -207,34 +215,39 @@ static const unsigned char *skip_value(const struct dw_reader *r, const struct d
 	return len <= (uint64_t)(r->end - p) ? p + len : NULL;
 }
 
-int dw_reader_init(struct dw_reader *r, Dwarf_Die *cu_die)
+void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die)
 {
 	Dwarf_Off die_off = dwarf_dieoffset(cu_die), hdr_off, next_off;
 	Elf *elf = dwarf_getelf(dwarf_cu_getdwarf(cu_die->cu));
 	const char *ident = elf ? elf_getident(elf, NULL) : NULL;
+	const unsigned char *lo, *hi, *start;
 	uint8_t addr_size, offset_size;
 	Dwarf_Half version;
-	size_t hsize;
 
 	memset(r, 0, sizeof(*r));
 	/* Only the host's byte order is read here; the rest goes to libdw. */
-	if (!ident || ident[EI_DATA] != (__BYTE_ORDER == __LITTLE_ENDIAN ? ELFDATA2LSB :
-									 ELFDATA2MSB))
-		return 0;
-	if (dwarf_cu_die(cu_die->cu, &(Dwarf_Die){}, &version, NULL, &addr_size, &offset_size,
-			 NULL, NULL) == NULL)
-		return 0;
+	if (!ident ||
+	    ident[EI_DATA] != (__BYTE_ORDER == __LITTLE_ENDIAN ? ELFDATA2LSB : ELFDATA2MSB))
+		return;
+	/* A type unit (.debug_types) or anything not in those bytes: libdw's. */
+	start = (const unsigned char *)cu_die->addr - dwarf_cuoffset(cu_die);
+	if (!dw_file_info_bytes(f, &lo, &hi) || start < lo || start >= hi)
+		return;
+	if (!dwarf_cu_die(cu_die->cu, &(Dwarf_Die){}, &version, NULL, &addr_size, &offset_size,
+			  NULL, NULL))
+		return;
 	hdr_off = die_off - dwarf_cuoffset(cu_die);
-	if (dwarf_next_unit(dwarf_cu_getdwarf(cu_die->cu), hdr_off, &next_off, &hsize, NULL, NULL,
-			    NULL, NULL, NULL, NULL) != 0 || next_off <= die_off)
-		return 0;
+	/* libdw returns a unit whose length overruns the section, and -1 if it wraps. */
+	if (dwarf_next_unit(dwarf_cu_getdwarf(cu_die->cu), hdr_off, &next_off, NULL, NULL, NULL,
+			    NULL, NULL, NULL, NULL) != 0 ||
+	    next_off == (Dwarf_Off)-1 || next_off <= die_off)
+		return;
 	r->cu = cu_die->cu;
-	r->start = (const unsigned char *)cu_die->addr - dwarf_cuoffset(cu_die);
-	r->end = r->start + (next_off - hdr_off);
+	r->start = start;
+	r->end = next_off - hdr_off < (Dwarf_Off)(hi - start) ? start + (next_off - hdr_off) : hi;
 	r->version = version;
 	r->addr_size = addr_size;
 	r->offset_size = offset_size;
-	return 0;
 }
 
 void dw_reader_free(struct dw_reader *r)
@@ -244,7 +257,13 @@ void dw_reader_free(struct dw_reader *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Decodes the abbreviation of @die (code @code) into r->infos[code]. */
+/* More attributes than this in one abbreviation: left to libdw. */
+#define DW_MAX_ATTRS 256
+
+/*
+ * Decodes the abbreviation of @die (code @code) into r->infos[code].  One
+ * that cannot be used here is remembered as such (usable false).
+ */
 static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, uint64_t code)
 {
 	struct dw_abbrev_info *info;
@@ -265,9 +284,11 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 		r->nr_infos = n;
 	}
 	info = &r->infos[code];
-	/* Let libdw find (and check) the abbreviation once. */
-	if (dwarf_tag(die) < 0 || !die->abbrev || die->abbrev == (Dwarf_Abbrev *)-1l)
+	/* Let libdw find (and check) the abbreviation once: DW_TAG_invalid if bad. */
+	dwarf_tag(die);
+	if (!die->abbrev || die->abbrev == (Dwarf_Abbrev *)-1l)
 		return NULL;
+	info->abbrev = die->abbrev;
 	info->first = r->nr_specs;
 	info->nr = 0;
 	info->children = dwarf_abbrevhaschildren(die->abbrev) == 1;
@@ -276,20 +297,22 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 	/*
 	 * Listed until libdw says there are no more: its attribute count
 	 * (dwarf_getattrcnt) misses DW_FORM_implicit_const ones in 0.188.
+	 * Each call walks the list from its start, hence the limit.
 	 */
-	for (i = 0;; i++) {
+	for (i = 0; info->usable; i++) {
 		unsigned int name, form;
 		Dwarf_Attribute attr;
 		Dwarf_Sword cval;
 
 		if (dwarf_getabbrevattr_data(die->abbrev, i, &name, &form, &cval, NULL) != 0)
 			break;
-		if (i >= UINT16_MAX)
-			return NULL;
-		s = btf_reserve_mem((void **)&r->specs, &r->specs_cap, sizeof(*s), r->nr_specs, UINT32_MAX,
-				1);
-		if (!s)
-			return NULL;
+		s = i < DW_MAX_ATTRS ? btf_reserve_mem((void **)&r->specs, &r->specs_cap,
+						       sizeof(*s), r->nr_specs, UINT32_MAX, 1)
+				     : NULL;
+		if (!s) {
+			info->usable = false;
+			break;
+		}
 		r->nr_specs++;
 		info->nr++;
 		s->name = name;
@@ -322,7 +345,10 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 		}
 	}
 	info->fixed_len = fixed;
-	info->abbrev = die->abbrev;
+	if (!info->usable) {
+		r->nr_specs = info->first;
+		info->nr = 0;
+	}
 	return info;
 }
 
@@ -345,8 +371,8 @@ static inline struct dw_abbrev_info *info_at(struct dw_reader *r, Dwarf_Die *die
 		return NULL;
 	if (!code)
 		return NULL;
-	info = code < r->nr_infos && r->infos[code].abbrev ? &r->infos[code] :
-							     info_build(r, die, code);
+	info = code < r->nr_infos && r->infos[code].abbrev ? &r->infos[code]
+							   : info_build(r, die, code);
 	if (!info || !info->usable)
 		return NULL;
 	die->abbrev = info->abbrev;
@@ -416,12 +442,11 @@ static const unsigned char *skip_die(struct dw_reader *r, Dwarf_Die *die)
 		p = skip_attrs(r, info, p, &sib);
 		if (!p)
 			return NULL;
-		if (info->children) {
-			if (sib)
-				p = sib;
-			else
-				depth++;
-		}
+		/* As libdw: DW_AT_sibling is followed even without the children flag. */
+		if (sib)
+			p = sib;
+		else if (info->children)
+			depth++;
 		/* Null entries close the children lists that end here. */
 		while (depth && p < r->end && !*p) {
 			p++;
@@ -450,7 +475,7 @@ static int die_at(struct dw_reader *r, const unsigned char *p, Dwarf_Die *out)
 int dw_child(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *child)
 {
 	struct dw_reader *r = &ctx->rd;
-	const unsigned char *p, *sib;
+	const unsigned char *p, *q, *sib;
 	struct dw_abbrev_info *info = info_at(r, die, &p);
 
 	if (!info)
@@ -460,6 +485,11 @@ int dw_child(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *child)
 	p = skip_attrs(r, info, p, &sib);
 	if (!p)
 		return dwarf_child(die, child);
+	/* As libdw: a null entry padded to more bytes (0x80 ... 0x00) is one too. */
+	for (q = p; q < r->end && *q == 0x80; q++)
+		;
+	if (q >= r->end || !*q)
+		return 1;
 	return die_at(r, p, child);
 }
 
@@ -499,12 +529,12 @@ Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int nam
 	return NULL;
 }
 
-int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die,
-		int (*fn)(Dwarf_Attribute *, void *), void *arg)
+int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute *, void *),
+		void *arg)
 {
 	struct dw_reader *r = &ctx->rd;
 	const struct dw_attr_spec *s;
-	const unsigned char *p, *next;
+	const unsigned char *p;
 	struct dw_abbrev_info *info = info_at(r, die, &p);
 	Dwarf_Attribute attr;
 	size_t i;
@@ -517,13 +547,12 @@ int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die,
 		attr.form = s[i].form;
 		attr.valp = s[i].const_valp ? s[i].const_valp : (unsigned char *)p;
 		attr.cu = die->cu;
-		/* As libdw: the attributes before one that does not fit are reported. */
-		next = skip_value(r, &s[i], p);
-		if (!next)
-			return -1;
 		if (fn(&attr, arg) != DWARF_CB_OK)
 			return 0;
-		p = next;
+		/* As libdw: an attribute is reported, then found not to fit. */
+		p = skip_value(r, &s[i], p);
+		if (!p)
+			return -1;
 	}
 	return 0;
 }

@@ -72,6 +72,11 @@ long dw_cu_add_loc(struct dw_cu_ctx *ctx, const struct dw_loc *l);
  */
 Elf_Data *dw_file_loc_data(struct dw_file *f, bool dwarf5);
 /*
+ * file.c, for die.c: the bytes libdw reads .debug_info from (relocated,
+ * decompressed), looked up once per handle; false if not found.
+ */
+bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi);
+/*
  * sites.c's memo of the subprogram holding the last site: DIE offsets
  * [lo, hi) are inside @sub, a top-level subprogram with no nested
  * subprogram of its own.  hi == 0: empty.
@@ -108,11 +113,11 @@ int dw_file_cu_die(struct dw_file *f, uint32_t idx, Dwarf **dw, Dwarf_Die *cudie
 
 /*
  * die.c: for DIEs of ctx's CU, what libdw's dwarf_child(), dwarf_siblingof()
- * (on @die itself), dwarf_attr(), dwarf_getattrs() (0 or -1), 
+ * (on @die itself), dwarf_attr(), dwarf_getattrs() (0 or -1),
  * dwarf_attr_integrate() and dwarf_diename() give, without libdw's
  * rescans; anything else is passed to those.
  */
-int dw_reader_init(struct dw_reader *r, Dwarf_Die *cu_die);
+void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die);
 void dw_reader_free(struct dw_reader *r);
 int dw_child(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *child);
 int dw_sibling(struct dw_cu_ctx *ctx, Dwarf_Die *die);

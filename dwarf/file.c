@@ -32,6 +32,9 @@ struct dw_file {
 	bool loc_looked[2];
 	Dwarf_CFI *eh_cfi;
 	bool eh_looked;
+	/* .debug_info as libdw reads it, for die.c's bounds. */
+	const unsigned char *info_lo, *info_hi;
+	bool info_looked;
 	struct dw_sub_memo sub_memo;
 	Dwarf_Off *cu_offs; /* DIE offset of each CU's unit DIE */
 	uint32_t nr_cus;
@@ -210,6 +213,38 @@ struct dw_file *dw_file_open_units(const char *path, const uint64_t *units, uint
 const uint64_t *dw_file_units(const struct dw_file *f)
 {
 	return f->cu_offs;
+}
+
+bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi)
+{
+	Elf *elf = dwarf_getelf(f->dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!f->info_looked && elf && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr shdr;
+			const char *name;
+			Elf_Data *data;
+
+			if (!gelf_getshdr(scn, &shdr))
+				continue;
+			name = elf_strptr(elf, shstrndx, shdr.sh_name);
+			if (!name || (strcmp(name, ".debug_info") && strcmp(name, ".zdebug_info")))
+				continue;
+			/* libdw decompressed it in place: this is what it reads. */
+			data = elf_getdata(scn, NULL);
+			if (data && data->d_buf && data->d_size) {
+				f->info_lo = data->d_buf;
+				f->info_hi = f->info_lo + data->d_size;
+			}
+			break;
+		}
+	}
+	f->info_looked = true;
+	*lo = f->info_lo;
+	*hi = f->info_hi;
+	return f->info_lo != NULL;
 }
 
 void dw_file_close(struct dw_file *f)

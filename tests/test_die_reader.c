@@ -77,21 +77,21 @@ static void check_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 static void walk(struct dw_cu_ctx *ctx, Dwarf_Die *die, int depth)
 {
 	Dwarf_Die lib_child, our_child, lib_next, our_next;
-	int lr, or;
+	int lr, ours;
 
 	for (;;) {
 		dies++;
 		check_attrs(ctx, die);
 		lr = dwarf_child(die, &lib_child);
-		or = dw_child(ctx, die, &our_child);
-		if (lr != or || (lr == 0 && lib_child.addr != our_child.addr))
+		ours = dw_child(ctx, die, &our_child);
+		if (lr != ours || (lr == 0 && lib_child.addr != our_child.addr))
 			fail(die, "dw_child() differs");
 		if (lr == 0 && depth < 200)
 			walk(ctx, &lib_child, depth + 1);
 		our_next = *die;
 		lr = dwarf_siblingof(die, &lib_next);
-		or = dw_sibling(ctx, &our_next);
-		if (lr != or || (lr == 0 && lib_next.addr != our_next.addr))
+		ours = dw_sibling(ctx, &our_next);
+		if (lr != ours || (lr == 0 && lib_next.addr != our_next.addr))
 			fail(die, "dw_sibling() differs");
 		if (lr < 0) {
 			fail(die, "libdw cannot step to the next sibling");
@@ -127,7 +127,8 @@ static int check_file(const char *path)
 			failures++;
 			continue;
 		}
-		if (dw_reader_init(&ctx.rd, &ctx.cu_die) || !ctx.rd.cu) {
+		dw_reader_init(&ctx.rd, f, &ctx.cu_die);
+		if (!ctx.rd.cu) {
 			fprintf(stderr, "%s: unit %u: the reader does not take it\n", path, i);
 			failures++;
 			continue;

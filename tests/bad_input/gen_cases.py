@@ -172,6 +172,25 @@ def dwarf_damage(c, tag, data, dwarf4):
     if sib:
         variant("sibling_back", [(sib[-1], elfdwarf.DW_AT_sibling, rel(sib[0]))])
 
+    # A unit length past the end of .debug_info (libdw takes the unit
+    # anyway), and one in the reserved range: nothing may be read beyond
+    # the section.
+    start, end = Elf(data).span(".debug_info")
+    for name, length in (("unit_len_huge", 0x7ffffff0), ("unit_len_reserved", 0xfffffff0)):
+        elf = Elf(data)
+        struct.pack_into("<I", elf.data, start, length)
+        c.add("%s.dw.%s" % (tag, name), elf.data, "dwarf")
+    # ... and with a 2 GB block in the unit DIE (its first DW_FORM_strp made
+    # DW_FORM_block4), which fits that length but not the section.
+    abbrev = Elf(data).sections[".debug_abbrev"]["offset"]
+    strp = [(pos, at) for a, form, pos, at in dies[0]["attrs"] if form == 0x0e] if dies else []
+    if strp:
+        elf = Elf(data)
+        struct.pack_into("<I", elf.data, start, 0x7ffffff0)
+        elf.data[abbrev + strp[0][1]] = 0x04
+        struct.pack_into("<I", elf.data, start + strp[0][0], 0x7fffff00)
+        c.add("%s.dw.unit_len_huge_block" % tag, elf.data, "dwarf")
+
     # DW_AT_location in a form it must not have (same encoded size, so
     # the rest of the unit still parses).
     wrong = {elfdwarf.DW_FORM_sec_offset: [("strp", elfdwarf.DW_FORM_strp),
