@@ -108,8 +108,9 @@ struct dedup {
 	/* The equivalence found would need a base FWD resolved: refuse it. */
 	bool hypot_adjust_canon;
 	struct cand_table tab;
-	/* String phase (skipped with opts->keep_strings): the new set, and old own offset -> new offset + 1. */
+	/* opts->keep_strings, and it applies: no string phase. */
 	bool keep_strs;
+	/* String phase: the new set, and old own offset -> new offset + 1. */
 	struct strset *strs;
 	uint32_t *str_map;
 };

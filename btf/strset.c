@@ -268,8 +268,8 @@ static int collect_strs(const struct strset *src, struct pending_str **out, size
 		p = malloc((src->index_cnt ? src->index_cnt : 1) * sizeof(*p));
 		if (!p)
 			return -ENOMEM;
-		for (i = 0; i < src->index_cap; i++) {
-			if (!src->index[i].off1 || nr == src->index_cnt)
+		for (i = 0; i < src->index_cap && nr < src->index_cnt; i++) {
+			if (!src->index[i].off1)
 				continue;
 			p[nr].off = src->index[i].off1 - 1;
 			p[nr].len = UINT32_MAX; /* measured if it is new */

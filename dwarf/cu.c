@@ -602,6 +602,7 @@ static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
 		btf_log_printf(ctx->log, "CU %u: cannot read unit DIE: %s", idx, dwarf_errmsg(-1));
 		return err;
 	}
+	dw_reader_init(&ctx->rd, ctx->file, &ctx->cu_die);
 	name = dw_diename(ctx, &ctx->cu_die);
 	cu->name = strdup(name ? name : "");
 	cu->btf = btf__new_empty();
@@ -609,7 +610,6 @@ static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
 	ctx->types = dw_types_new();
 	if (!cu->name || !cu->btf || !cu->names || !ctx->types)
 		return -ENOMEM;
-	dw_reader_init(&ctx->rd, ctx->file, &ctx->cu_die);
 	btf__set_pointer_size(cu->btf, dw_file_pointer_size(ctx->file));
 	ctx->addr_size = dw_file_pointer_size(ctx->file);
 	if (udata_integrate(ctx, &ctx->cu_die, DW_AT_language, &lang))

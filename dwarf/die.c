@@ -503,6 +503,16 @@ int dw_sibling(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	return die_at(r, p, die);
 }
 
+/* The attribute of @s whose value is at @p, as libdw makes it. */
+static void make_attr(const struct dw_attr_spec *s, const unsigned char *p, Dwarf_Die *die,
+		      Dwarf_Attribute *attr)
+{
+	attr->code = s->name;
+	attr->form = s->form;
+	attr->valp = s->const_valp ? s->const_valp : (unsigned char *)p;
+	attr->cu = die->cu;
+}
+
 Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,
 			 Dwarf_Attribute *attr)
 {
@@ -517,10 +527,7 @@ Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int nam
 	s = &r->specs[info->first];
 	for (i = 0; i < info->nr; i++) {
 		if (s[i].name == name) {
-			attr->code = name;
-			attr->form = s[i].form;
-			attr->valp = s[i].const_valp ? s[i].const_valp : (unsigned char *)p;
-			attr->cu = die->cu;
+			make_attr(&s[i], p, die, attr);
 			return attr;
 		}
 		if (!(p = skip_value(r, &s[i], p)))
@@ -543,10 +550,7 @@ int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute
 		return dwarf_getattrs(die, fn, arg, 0) < 0 ? -1 : 0;
 	s = &r->specs[info->first];
 	for (i = 0; i < info->nr; i++) {
-		attr.code = s[i].name;
-		attr.form = s[i].form;
-		attr.valp = s[i].const_valp ? s[i].const_valp : (unsigned char *)p;
-		attr.cu = die->cu;
+		make_attr(&s[i], p, die, &attr);
 		if (fn(&attr, arg) != DWARF_CB_OK)
 			return 0;
 		/* As libdw: an attribute is reported, then found not to fit. */

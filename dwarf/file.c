@@ -215,38 +215,6 @@ const uint64_t *dw_file_units(const struct dw_file *f)
 	return f->cu_offs;
 }
 
-bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi)
-{
-	Elf *elf = dwarf_getelf(f->dw);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (!f->info_looked && elf && elf_getshdrstrndx(elf, &shstrndx) == 0) {
-		while ((scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr shdr;
-			const char *name;
-			Elf_Data *data;
-
-			if (!gelf_getshdr(scn, &shdr))
-				continue;
-			name = elf_strptr(elf, shstrndx, shdr.sh_name);
-			if (!name || (strcmp(name, ".debug_info") && strcmp(name, ".zdebug_info")))
-				continue;
-			/* libdw decompressed it in place: this is what it reads. */
-			data = elf_getdata(scn, NULL);
-			if (data && data->d_buf && data->d_size) {
-				f->info_lo = data->d_buf;
-				f->info_hi = f->info_lo + data->d_size;
-			}
-			break;
-		}
-	}
-	f->info_looked = true;
-	*lo = f->info_lo;
-	*hi = f->info_hi;
-	return f->info_lo != NULL;
-}
-
 void dw_file_close(struct dw_file *f)
 {
 	if (!f)
@@ -404,6 +372,27 @@ static Elf_Data *section_data(Elf *elf, const char *name)
 			return elf_getdata(scn, NULL);
 	}
 	return NULL;
+}
+
+bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi)
+{
+	Elf *elf = dwarf_getelf(f->dw);
+	Elf_Data *data;
+
+	if (!f->info_looked) {
+		/* libdw decompressed it in place: this is what it reads. */
+		data = section_data(elf, ".debug_info");
+		if (!data)
+			data = section_data(elf, ".zdebug_info");
+		if (data && data->d_buf && data->d_size) {
+			f->info_lo = data->d_buf;
+			f->info_hi = f->info_lo + data->d_size;
+		}
+		f->info_looked = true;
+	}
+	*lo = f->info_lo;
+	*hi = f->info_hi;
+	return f->info_lo != NULL;
 }
 
 Elf_Data *dw_file_loc_data(struct dw_file *f, bool dwarf5)
