@@ -9,6 +9,7 @@
 #include "../btf/btf_internal.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
@@ -104,7 +105,9 @@ static int load_symbols(Elf *elf, struct enc_elf_info *info, const struct btf_lo
 	data = elf_getdata(scn, NULL);
 	strdata = elf_getdata(elf_getscn(elf, sh.sh_link), NULL);
 	if (!data || !strdata || !sh.sh_entsize) {
-		btf_log_printf(log, "%s: cannot read the symbol table: %s", path, elf_errmsg(-1));
+		/* libelf has no error to give for a zero entry size. */
+		btf_log_printf(log, "%s: cannot read the symbol table: %s", path,
+			       sh.sh_entsize ? elf_errmsg(-1) : "entry size 0");
 		return -EINVAL;
 	}
 	info->strtab = malloc(strdata->d_size + 1);
@@ -145,36 +148,113 @@ static int load_symbols(Elf *elf, struct enc_elf_info *info, const struct btf_lo
 	return 0;
 }
 
-int enc_elf_info_load(const char *path, struct enc_elf_info *info, const struct btf_log *log)
+/* The symbol table read beside the decode's start (vmlinux: ~35 ms). */
+struct enc_elf_syms_job {
+	pthread_t th;
+	bool th_started;
+	int fd;
+	Elf *elf;
+	const char *path;
+	struct enc_elf_info *info;
+	int err;
+	char *msg; /* the first line it logged */
+};
+
+/* Logged from the main thread later, whole (a path can be long). */
+static void keep_first_line(void *ctx, const char *msg)
 {
+	struct enc_elf_syms_job *j = ctx;
+
+	if (!j->msg)
+		j->msg = strdup(msg);
+}
+
+static void *syms_thread(void *arg)
+{
+	struct enc_elf_syms_job *j = arg;
+	struct btf_log log = { keep_first_line, j };
+
+	j->err = load_symbols(j->elf, j->info, &log, j->path);
+	/* The symbols are copied: unmap the file (vmlinux: 8 MB at the decode's peak). */
+	elf_end(j->elf);
+	close(j->fd);
+	j->elf = NULL;
+	j->fd = -1;
+	return NULL;
+}
+
+int enc_elf_info_load_async(const char *path, struct enc_elf_info *info, const struct btf_log *log)
+{
+	struct enc_elf_syms_job *j;
 	GElf_Ehdr eh;
-	Elf *elf = NULL;
-	int fd, err = -EINVAL;
+	int err = -EINVAL;
 
 	memset(info, 0, sizeof(*info));
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->path = path;
+	j->info = info;
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	j->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (j->fd < 0) {
 		err = -errno;
 		btf_log_printf(log, "%s: %s", path, strerror(errno));
+		free(j);
 		return err;
 	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+	j->elf = elf_begin(j->fd, ELF_C_READ_MMAP, NULL);
+	if (!j->elf || elf_kind(j->elf) != ELF_K_ELF || !gelf_getehdr(j->elf, &eh)) {
 		btf_log_printf(log, "%s: not an ELF file", path);
-		goto out;
+		goto fail;
 	}
 	info->machine = eh.e_machine;
 	info->is_rel = eh.e_type == ET_REL;
-	info->ptr_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
+	info->ptr_size = gelf_getclass(j->elf) == ELFCLASS32 ? 4 : 8;
 	info->swapped = (eh.e_ident[EI_DATA] == ELFDATA2MSB) !=
 			(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	err = load_sections(elf, info, log, path);
+	err = load_sections(j->elf, info, log, path);
+	if (err)
+		goto fail;
+	info->job = j;
+	/* Without a thread, the symbols are read here and now. */
+	if (pthread_create(&j->th, NULL, syms_thread, j))
+		syms_thread(j);
+	else
+		j->th_started = true;
+	return 0;
+fail:
+	elf_end(j->elf);
+	close(j->fd);
+	free(j);
+	enc_elf_info_free(info);
+	return err;
+}
+
+int enc_elf_info_wait(struct enc_elf_info *info, const struct btf_log *log, bool quiet)
+{
+	struct enc_elf_syms_job *j = info->job;
+	int err;
+
+	if (!j)
+		return 0;
+	if (j->th_started)
+		pthread_join(j->th, NULL);
+	err = j->err;
+	if (err && j->msg && !quiet)
+		btf_log_printf(log, "%s", j->msg);
+	free(j->msg);
+	free(j);
+	info->job = NULL;
+	return err;
+}
+
+int enc_elf_info_load(const char *path, struct enc_elf_info *info, const struct btf_log *log)
+{
+	int err = enc_elf_info_load_async(path, info, log);
+
 	if (!err)
-		err = load_symbols(elf, info, log, path);
-out:
-	elf_end(elf);
-	close(fd);
+		err = enc_elf_info_wait(info, log, false);
 	if (err)
 		enc_elf_info_free(info);
 	return err;
@@ -184,6 +264,7 @@ void enc_elf_info_free(struct enc_elf_info *info)
 {
 	uint32_t i;
 
+	enc_elf_info_wait(info, NULL, true);
 	for (i = 0; i < info->nr_secs; i++)
 		free(info->secs[i].name);
 	free(info->secs);

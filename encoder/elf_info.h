@@ -39,10 +39,19 @@ struct enc_elf_info {
 	uint32_t nr_objs;
 	bool has_text_sym;
 	uint64_t text_sym;         /* value of _text, if any */
+	struct enc_elf_syms_job *job; /* symbols still being read */
 };
 
 /* Reads sections and symbols of @path.  0 or negative errno (logged). */
 int enc_elf_info_load(const char *path, struct enc_elf_info *info, const struct btf_log *log);
+/*
+ * The same, but the symbols are read on a thread of their own until
+ * enc_elf_info_wait(), which logs what went wrong there, if anything,
+ * unless @quiet.  In between, only the header fields and the sections
+ * may be used.
+ */
+int enc_elf_info_load_async(const char *path, struct enc_elf_info *info, const struct btf_log *log);
+int enc_elf_info_wait(struct enc_elf_info *info, const struct btf_log *log, bool quiet);
 void enc_elf_info_free(struct enc_elf_info *info);
 
 /*

@@ -305,9 +305,10 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 	struct btf *extra = NULL;
 	double t = now();
 	struct stat st;
-	int err;
+	int err, werr;
 
-	err = enc_elf_info_load(o->path, &s.elf, log);
+	/* The symbols are only needed after the decode: read them beside it. */
+	err = enc_elf_info_load_async(o->path, &s.elf, log);
 	if (!err)
 		err = load_base(&s);
 	if (err)
@@ -327,6 +328,10 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 		btf_reserve_types(s.all, st.st_size);
 	t = now();
 	err = enc_pool_run(&po, enc_merge_cu, &s, log);
+	/* One line per failure: the decode's, if it failed too. */
+	werr = enc_elf_info_wait(&s.elf, log, err != 0);
+	if (!err)
+		err = werr;
 	stage_done(&s, "decode, merge", &t);
 	if (!err)
 		err = build_btf(&s, &extra, &t);

@@ -29,12 +29,16 @@ class Elf:
         name, typ, flags, addr, off, size = struct.unpack_from("<IIQQQQ", self.data, base)
         return {"name": name, "type": typ, "offset": off, "size": size, "hdr": base}
 
-    def set_sh(self, name, offset=None, size=None):
+    def set_sh(self, name, offset=None, size=None, link=None, entsize=None):
         h = self.sections[name]
         if offset is not None:
             struct.pack_into("<Q", self.data, h["hdr"] + 24, offset)
         if size is not None:
             struct.pack_into("<Q", self.data, h["hdr"] + 32, size)
+        if link is not None:
+            struct.pack_into("<I", self.data, h["hdr"] + 40, link)
+        if entsize is not None:
+            struct.pack_into("<Q", self.data, h["hdr"] + 56, entsize)
 
     def span(self, name):
         h = self.sections[name]

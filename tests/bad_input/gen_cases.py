@@ -106,6 +106,12 @@ def header_damage(c, tag, data):
             elf = Elf(data)
             elf.set_sh(name, **kw)
             c.add("%s.sh.%s.%s" % (tag, what, short), elf.data, "header")
+    # The symbol table, read on a thread of its own beside the decode.
+    if ".symtab" in Elf(data).sections:
+        for what, kw in [("entsize0", {"entsize": 0}), ("linkbad", {"link": 0xfff0})]:
+            elf = Elf(data)
+            elf.set_sh(".symtab", **kw)
+            c.add("%s.sh.%s.symtab" % (tag, what), elf.data, "header")
     elf = Elf(data)
     for what, fmt, at, val in [("shoff_past", "<Q", 0x28, size + 64),
                                ("shoff_huge", "<Q", 0x28, 1 << 63),
