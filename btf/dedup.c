@@ -190,6 +190,24 @@ static int table_add(struct cand_table *tab, uint64_t h, uint32_t id)
 	return 0;
 }
 
+/* Room for @n entries without a rehash, the load factor kept. */
+static int table_reserve(struct cand_table *tab, size_t n)
+{
+	struct cand_slot *entries;
+	size_t slots = 2048;
+
+	while (slots < 2 * n)
+		slots *= 2;
+	if (tab->cnt || n <= 1024)
+		return 0;
+	entries = realloc(tab->entries, n * sizeof(*entries));
+	if (!entries)
+		return -ENOMEM;
+	tab->entries = entries;
+	tab->cap = n;
+	return table_rehash(tab, slots);
+}
+
 static void table_free(struct cand_table *tab)
 {
 	free(tab->entries);
@@ -692,6 +710,10 @@ static int dedup_prep_base(struct dedup *d)
 	uint64_t h;
 	int err;
 
+	/* A vmlinux base: 95K types, seven doublings saved. */
+	err = table_reserve(&d->tab, d->start_id);
+	if (err)
+		return err;
 	for (id = 1; id < d->start_id; id++) {
 		err = type_hash(d, tp(d, id), &h);
 		if (err < 0)
@@ -1101,26 +1123,44 @@ static int dedup_struct_type(struct dedup *d, uint32_t id)
 static int dedup_resolve_fwds(struct dedup *d)
 {
 	struct cand_table names = {};
-	uint32_t id, cand_id;
+	uint32_t id, cand_id, anon_nr = 0, anon_id = 0;
 	int err = 0;
 
-	for (id = 1; id < d->type_cnt && !err; id++)
-		if (is_composite_kind(d->kinds[id]) && d->map[id] == id)
-			err = table_add(&names, hmix(0, tp(d, id)->name_off), id);
+	/*
+	 * Anonymous ones are counted aside: in the table they would all
+	 * share one hash, and inserting thousands of them (a vmlinux base)
+	 * took quadratic time in the probing.
+	 */
+	for (id = 1; id < d->type_cnt && !err; id++) {
+		uint32_t name_off;
+
+		if (!is_composite_kind(d->kinds[id]) || d->map[id] != id)
+			continue;
+		name_off = tp(d, id)->name_off;
+		if (!name_off) {
+			anon_nr++;
+			anon_id = id;
+			continue;
+		}
+		err = table_add(&names, hmix(0, name_off), id);
+	}
 	for (id = d->start_id; id < d->type_cnt && !err; id++) {
 		const struct btf_type *t;
-		uint32_t found = 0, nr = 0;
+		uint32_t found = anon_id, nr = anon_nr;
 		size_t pos;
 		uint64_t h;
 
 		if (d->kinds[id] != BTF_KIND_FWD || d->map[id] != id)
 			continue;
 		t = tp(d, id);
-		h = hmix(0, t->name_off);
-		/* hmix(0, x) is a bijection: equal hashes mean equal names. */
-		for_each_cand(&names, h, pos, cand_id) {
-			found = cand_id;
-			nr++;
+		if (t->name_off) {
+			found = nr = 0;
+			h = hmix(0, t->name_off);
+			/* hmix(0, x) is a bijection: equal hashes mean equal names. */
+			for_each_cand(&names, h, pos, cand_id) {
+				found = cand_id;
+				nr++;
+			}
 		}
 		if (nr == 1 && d->kinds[found] == fwd_kind(t))
 			d->map[id] = found;
