@@ -196,6 +196,11 @@ void dw_file_close(struct dw_file *f);
 uint32_t dw_file_cu_count(const struct dw_file *f);
 /* The unit DIE offset of each CU, dw_file_cu_count() of them. */
 const uint64_t *dw_file_units(const struct dw_file *f);
+/*
+ * Whether opening @f relocated its DWARF in memory (a relocatable object
+ * through libdwfl): what makes another handle on the same file costly.
+ */
+bool dw_file_relocated(const struct dw_file *f);
 
 /*
  * ET_REL files: the ELF section index holding the relocated DWARF address

@@ -215,6 +215,11 @@ const uint64_t *dw_file_units(const struct dw_file *f)
 	return f->cu_offs;
 }
 
+bool dw_file_relocated(const struct dw_file *f)
+{
+	return f->dwfl != NULL;
+}
+
 void dw_file_close(struct dw_file *f)
 {
 	if (!f)
