@@ -201,6 +201,15 @@ const uint64_t *dw_file_units(const struct dw_file *f);
  * through libdwfl): what makes another handle on the same file costly.
  */
 bool dw_file_relocated(const struct dw_file *f);
+/*
+ * Another handle on relocated @first that reads @first's relocated image
+ * instead of relocating the file again.  Call it before @first is used
+ * by another thread; close it before @first.  NULL with errno set (and
+ * nothing logged): ENOTSUP where the image is not the relocated file
+ * (compressed sections, a foreign byte order).  A handle from
+ * dw_file_open_units() does the same work, only slower.
+ */
+struct dw_file *dw_file_open_shared(const struct dw_file *first);
 
 /*
  * ET_REL files: the ELF section index holding the relocated DWARF address

@@ -43,6 +43,8 @@ struct dw_file {
 	size_t ptr_size;
 	/* -1 not known yet; 1: the DIEs are read in place from a read-only file mapping. */
 	int ro_map;
+	/* Reads the relocated image of this handle (dw_file_open_shared()). */
+	const struct dw_file *image_of;
 	uint32_t cus_dropped;
 };
 
@@ -210,6 +212,79 @@ struct dw_file *dw_file_open_units(const char *path, const uint64_t *units, uint
 	return open_file(path, units, nr, log);
 }
 
+/*
+ * Whether libdwfl relocated every debug section of @f where it lies in
+ * the file's image (a private mapping), so that the image itself is
+ * the relocated file: not so for compressed sections (decompressed
+ * elsewhere) or a foreign byte order (converted copies).
+ */
+static bool relocated_in_place(const struct dw_file *f, const char **raw, size_t *size)
+{
+	Elf *elf = dwarf_getelf(f->dw);
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	*raw = elf ? elf_rawfile(elf, size) : NULL;
+	if (!*raw || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh))
+			return false;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			return false;
+		if (strncmp(name, ".debug_", 7) && strncmp(name, ".zdebug_", 8))
+			continue;
+		if (sh.sh_type == SHT_NOBITS)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if ((sh.sh_flags & SHF_COMPRESSED) || name[1] == 'z' || !data ||
+		    sh.sh_offset > *size || sh.sh_size > *size - sh.sh_offset ||
+		    data->d_buf != *raw + sh.sh_offset || data->d_size != sh.sh_size)
+			return false;
+	}
+	return true;
+}
+
+struct dw_file *dw_file_open_shared(const struct dw_file *first)
+{
+	struct dw_file *f;
+	const char *raw;
+	size_t size;
+
+	if (!first->dwfl || !relocated_in_place(first, &raw, &size) ||
+	    dwfl_module_relocations(first->mod) < 0) {
+		errno = ENOTSUP;
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->fd = -1;
+	f->ro_map = 0;
+	f->image_of = first;
+	f->machine = first->machine;
+	f->ptr_size = first->ptr_size;
+	/* libelf reads a memory image in place; nothing here writes to it. */
+	f->elf = elf_memory((char *)raw, size);
+	f->dw = f->elf ? dwarf_begin_elf(f->elf, DWARF_C_READ, NULL) : NULL;
+	f->cu_offs = malloc((first->nr_cus ? first->nr_cus : 1) * sizeof(*f->cu_offs));
+	if (!f->dw || !f->cu_offs) {
+		int err = f->cu_offs ? EINVAL : ENOMEM;
+
+		dw_file_close(f);
+		errno = err;
+		return NULL;
+	}
+	memcpy(f->cu_offs, first->cu_offs, first->nr_cus * sizeof(*f->cu_offs));
+	f->nr_cus = f->cus_cap = first->nr_cus;
+	return f;
+}
+
 const uint64_t *dw_file_units(const struct dw_file *f)
 {
 	return f->cu_offs;
@@ -346,14 +421,20 @@ void dw_file_drop_cu_pages(struct dw_file *f, uint32_t idx)
 
 int dw_file_addr_section(struct dw_file *f, uint64_t *addr)
 {
+	/*
+	 * A shared image's addresses are its owner's layout.  Both calls
+	 * only read the module's section table, built before the workers
+	 * start (dw_file_open_shared()), so handles may share it.
+	 */
+	Dwfl_Module *mod = f->image_of ? f->image_of->mod : f->mod;
 	Dwarf_Addr a = *addr;
 	GElf_Word shndx;
 	int idx;
 
-	if (!f->mod)
+	if (!mod)
 		return 0;
-	idx = dwfl_module_relocate_address(f->mod, &a);
-	if (idx < 0 || !dwfl_module_relocation_info(f->mod, idx, &shndx))
+	idx = dwfl_module_relocate_address(mod, &a);
+	if (idx < 0 || !dwfl_module_relocation_info(mod, idx, &shndx))
 		return -ENOENT;
 	*addr = a;
 	return shndx;

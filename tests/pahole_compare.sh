@@ -10,6 +10,7 @@
 #       run Debian's pahole 1.24 here and compare btfenc with the feature
 #       set that reproduces its defaults.
 #   pahole_compare.sh jobs BTFENC WORK          -j1 and -j2 byte-identical
+#       (vmlinux; and xfs.ko with inline.extra at -j1, -j2, -j3)
 #   pahole_compare.sh libbpf BTFENC LOADER WORK libbpf/bpftool parse it,
 #       the running kernel accepts it (skipped when not permitted)
 #
@@ -109,6 +110,18 @@ jobs)
 		exit 1
 	cmp "$WORK/j1.btf" "$WORK/j2.btf" || { echo "FAIL: -j1 and -j2 differ"; exit 1; }
 	echo "OK: -j1 and -j2 byte-identical ($(stat -c %s "$WORK/j1.btf") bytes)"
+	# A module's workers beyond the first read the image the first one's
+	# libdwfl relocated; inline sites depend on its addresses, too.
+	m=$MODDIR/${MODS[xfs]}
+	for j in 1 2 3; do
+		"$BTFENC" -J -j$j --btf_features=$F131,inline.extra --btf_base "$V" \
+			--btf_encode_detached "$WORK/m$j.btf" "$m" || exit 1
+	done
+	for j in 2 3; do
+		cmp "$WORK/m1.btf" "$WORK/m$j.btf" && cmp "$WORK/m1.btf.extra" "$WORK/m$j.btf.extra" ||
+			{ echo "FAIL: xfs.ko: -j1 and -j$j differ"; exit 1; }
+	done
+	echo "OK: xfs.ko with inline.extra: -j1, -j2 and -j3 byte-identical"
 	;;
 libbpf)
 	BTFENC=$2 LOADER=$3 WORK=$4
