@@ -83,6 +83,95 @@ err:
 	return -EINVAL;
 }
 
+static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr);
+static void drop_pages(struct dw_file *f, const char *start, const char *end);
+
+static int add_cu(struct dw_file *f, Dwarf_Off die_off)
+{
+	Dwarf_Off *slot = btf_add_mem((void **)&f->cu_offs, &f->cus_cap, sizeof(*slot), f->nr_cus,
+				      UINT32_MAX, 1);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = die_off;
+	f->nr_cus++;
+	return 0;
+}
+
+/*
+ * The unit DIE offsets from the headers in .debug_info, each read with
+ * pread(): reading them through the mapping faulted in the pages around
+ * each one (vmlinux: 2172 units, ~40 ms before any worker could start).
+ * 1 when the headers are not plainly readable so (compressed, foreign
+ * byte order, relocated, an odd header): libdw walks them then, and says
+ * what is wrong.
+ */
+static int collect_cus_raw(struct dw_file *f)
+{
+	uint64_t off = 0, len, end;
+	unsigned char h[40];
+	size_t lsz, osz, hsz;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	uint32_t l32;
+	uint16_t ver;
+	uint8_t ut;
+	ssize_t n;
+	int err;
+
+	if (f->dwfl || !gelf_getehdr(f->elf, &eh) ||
+	    (eh.e_ident[EI_DATA] == ELFDATA2MSB) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ||
+	    !find_section(f->elf, ".debug_info", &sh) || sh.sh_type != SHT_PROGBITS)
+		return 1;
+	end = sh.sh_size;
+	while (off < end) {
+		n = pread(f->fd, h, end - off < sizeof(h) ? end - off : sizeof(h), sh.sh_offset + off);
+		if (n < 12)
+			return 1;
+		memcpy(&l32, h, 4);
+		if (l32 == 0xffffffff) {
+			memcpy(&len, h + 4, 8);
+			lsz = 12;
+			osz = 8;
+		} else if (l32 >= 0xfffffff0) {
+			return 1;
+		} else {
+			len = l32;
+			lsz = 4;
+			osz = 4;
+		}
+		if (len > end - off - lsz || n < (ssize_t)(lsz + 2 + 2 + osz))
+			return 1;
+		memcpy(&ver, h + lsz, 2);
+		if (ver >= 2 && ver <= 4) {
+			ut = DW_UT_compile;
+			hsz = lsz + 2 + osz + 1;
+		} else if (ver == 5) {
+			ut = h[lsz + 2];
+			hsz = lsz + 2 + 1 + 1 + osz;
+			if (ut == DW_UT_skeleton || ut == DW_UT_split_compile)
+				hsz += 8;
+			else if (ut == DW_UT_type || ut == DW_UT_split_type)
+				hsz += 8 + osz;
+			else if (ut != DW_UT_compile && ut != DW_UT_partial)
+				return 1;
+		} else {
+			return 1;
+		}
+		/* A unit without a DIE: libdw decides what it is. */
+		if (hsz >= lsz + len)
+			return 1;
+		/* Type units hold nothing a CU does not reference itself. */
+		if (ut != DW_UT_type && ut != DW_UT_split_type) {
+			err = add_cu(f, off + hsz);
+			if (err)
+				return err;
+		}
+		off += lsz + len;
+	}
+	return 0;
+}
+
 /* Records the unit DIE offset of every compile/partial unit. */
 static int collect_cus(struct dw_file *f, const char *path, const struct btf_log *log)
 {
@@ -90,23 +179,35 @@ static int collect_cus(struct dw_file *f, const char *path, const struct btf_log
 	Dwarf_Die cudie;
 	Dwarf_Half version;
 	uint8_t unit_type;
-	Dwarf_Off *slot;
 	int ret;
 
+	ret = collect_cus_raw(f);
+	if (ret <= 0)
+		return ret;
+	/* Whatever the headers gave is found again. */
+	f->nr_cus = 0;
 	while ((ret = dwarf_get_units(f->dw, cu, &cu, &version, &unit_type, &cudie, NULL)) == 0) {
 		/* Type units hold nothing a CU does not reference itself. */
 		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
 			continue;
-		slot = btf_add_mem((void **)&f->cu_offs, &f->cus_cap, sizeof(*slot), f->nr_cus,
-				   UINT32_MAX, 1);
-		if (!slot)
-			return -ENOMEM;
-		*slot = dwarf_dieoffset(&cudie);
-		f->nr_cus++;
+		ret = add_cu(f, dwarf_dieoffset(&cudie));
+		if (ret)
+			return ret;
 	}
 	if (ret < 0) {
 		btf_log_printf(log, "%s: cannot walk units: %s", path, dwarf_errmsg(-1));
 		return -EINVAL;
+	}
+	/*
+	 * Reading every unit header mapped the pages around each (the
+	 * kernel's fault-around): 100 MB of vmlinux per handle.
+	 */
+	if (!f->dwfl) {
+		size_t size;
+		const char *raw = elf_rawfile(f->elf, &size);
+
+		if (raw)
+			drop_pages(f, raw, raw + size);
 	}
 	return 0;
 }
@@ -123,8 +224,6 @@ static int read_header(struct dw_file *f, const char *path, const struct btf_log
 	f->ptr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	return ehdr.e_type == ET_REL;
 }
-
-static void drop_pages(struct dw_file *f, const char *start, const char *end);
 
 /* @units: the unit DIE offsets, known from an earlier handle, or NULL. */
 static struct dw_file *open_file(const char *path, const uint64_t *units, uint32_t nr_units,
@@ -179,17 +278,6 @@ static struct dw_file *open_file(const char *path, const uint64_t *units, uint32
 	err = collect_cus(f, path, log);
 	if (err)
 		goto fail;
-	/*
-	 * Reading every unit header mapped the pages around each (the
-	 * kernel's fault-around): 100 MB of vmlinux per handle.
-	 */
-	if (!f->dwfl) {
-		size_t size;
-		const char *raw = elf_rawfile(f->elf, &size);
-
-		if (raw)
-			drop_pages(f, raw, raw + size);
-	}
 	return f;
 fail:
 	dw_file_close(f);
@@ -440,24 +528,32 @@ int dw_file_addr_section(struct dw_file *f, uint64_t *addr)
 	return shndx;
 }
 
-/* The data of section @name of the ELF file libdw reads, uncompressed only. */
-static Elf_Data *section_data(Elf *elf, const char *name)
+/* Section @name of @elf and its header, uncompressed only; NULL if none. */
+static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 {
 	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
 	size_t shstrndx;
 	const char *s;
 
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &shdr) || (shdr.sh_flags & SHF_COMPRESSED))
+		if (!gelf_getshdr(scn, shdr) || (shdr->sh_flags & SHF_COMPRESSED))
 			continue;
-		s = elf_strptr(elf, shstrndx, shdr.sh_name);
+		s = elf_strptr(elf, shstrndx, shdr->sh_name);
 		if (s && !strcmp(s, name))
-			return elf_getdata(scn, NULL);
+			return scn;
 	}
 	return NULL;
+}
+
+/* The data of section @name of the ELF file libdw reads, uncompressed only. */
+static Elf_Data *section_data(Elf *elf, const char *name)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = find_section(elf, name, &shdr);
+
+	return scn ? elf_getdata(scn, NULL) : NULL;
 }
 
 bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi)

@@ -108,6 +108,42 @@ static void log_line(void *ctx, const char *msg)
 	fprintf(stderr, "%s\n", msg);
 }
 
+/*
+ * The unit list dw_file_open() found (from the headers, read by itself
+ * where it can) against libdw's own walk over the units.
+ */
+static void check_units(struct dw_file *f, const char *path)
+{
+	const uint64_t *units = dw_file_units(f);
+	uint32_t n = dw_file_cu_count(f), i = 0;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	Dwarf_Half version;
+	uint8_t unit_type;
+	Dwarf *dw;
+
+	if (!n || dw_file_cu_die(f, 0, &dw, &cudie)) {
+		fprintf(stderr, "%s: no units\n", path);
+		failures++;
+		return;
+	}
+	while (dwarf_get_units(dw, cu, &cu, &version, &unit_type, &cudie, NULL) == 0) {
+		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
+			continue;
+		if (i >= n || units[i] != dwarf_dieoffset(&cudie)) {
+			fprintf(stderr, "%s: unit %u: libdw has its DIE at %#lx\n", path, i,
+				(unsigned long)dwarf_dieoffset(&cudie));
+			failures++;
+			return;
+		}
+		i++;
+	}
+	if (i != n) {
+		fprintf(stderr, "%s: %u units, libdw walked %u\n", path, n, i);
+		failures++;
+	}
+}
+
 /* Through dw_file_open(): a module's DWARF relocated, as the encoder reads it. */
 static int check_file(const char *path)
 {
@@ -119,6 +155,7 @@ static int check_file(const char *path)
 	if (!f)
 		return 2;
 	n = dw_file_cu_count(f);
+	check_units(f, path);
 	for (i = 0; i < n; i++) {
 		struct dw_cu_ctx ctx = { .file = f };
 
