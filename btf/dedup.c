@@ -571,6 +571,7 @@ static int dedup_init(struct dedup *d, struct btf *btf, bool in_place)
  */
 struct id_check {
 	struct dedup *d;
+	uint32_t from, to; /* ids [from, to) */
 	int err;
 };
 
@@ -580,10 +581,10 @@ static void *check_ids(void *arg)
 	struct dedup *d = c->d;
 	uint32_t id;
 
-	btf_mem_populate(d->kinds + d->start_id, d->type_cnt - d->start_id);
-	btf_mem_populate(d->map + d->start_id, (d->type_cnt - d->start_id) * sizeof(*d->map));
+	btf_mem_populate(d->kinds + c->from, c->to - c->from);
+	btf_mem_populate(d->map + c->from, (c->to - c->from) * sizeof(*d->map));
 
-	for (id = d->start_id; id < d->type_cnt; id++) {
+	for (id = c->from; id < c->to; id++) {
 		struct btf_type *t = tp(d, id);
 		unsigned int kind = btf_kind(t);
 		bool self = kind == BTF_KIND_VAR || kind == BTF_KIND_DATASEC ||
@@ -730,16 +731,32 @@ static int dedup_prep_base(struct dedup *d)
 /* The id check beside the base's hashing and the string phase. */
 static int dedup_scan(struct dedup *d)
 {
-	struct id_check chk = { d, 0 };
+	struct id_check beside = { d, d->start_id, d->type_cnt, 0 }, here = { d, 0, 0, 0 };
+	bool idle = d->keep_strs && !d->btf->base;
 	pthread_t th;
-	bool threaded = run_beside(&th, d->btf->types_len, check_ids, &chk);
-	int err = dedup_prep_base(d);
+	bool threaded;
+	int err;
 
+	/*
+	 * With nothing else to do here (no strings, no base: the encoder's
+	 * vmlinux dedup), this thread checks the second half of the ids
+	 * (vmlinux: ~100 ms on one thread).
+	 */
+	if (idle) {
+		here.to = beside.to;
+		here.from = beside.to = beside.from + (beside.to - beside.from) / 2;
+	}
+	threaded = run_beside(&th, d->btf->types_len, check_ids, &beside);
+	if (idle)
+		check_ids(&here);
+	err = dedup_prep_base(d);
 	if (!err && !d->keep_strs)
 		err = dedup_strings(d);
 	if (threaded)
 		pthread_join(th, NULL);
-	return err ? err : chk.err;
+	if (err)
+		return err;
+	return beside.err ? beside.err : here.err;
 }
 
 /* ---- phase 2: primitives ---- */
