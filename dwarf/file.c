@@ -344,11 +344,18 @@ struct dw_file *dw_file_open_shared(const struct dw_file *first)
 	const char *raw;
 	size_t size;
 
-	if (!first->dwfl || !relocated_in_place(first, &raw, &size) ||
+	/*
+	 * A dwz alternate file would be found by libdwfl only: not shared.
+	 * dwfl_module_relocate_address() loads the symbol table and the
+	 * section table on first use: done here, before any worker runs,
+	 * so that the workers' calls only read them.
+	 */
+	if (!first->dwfl || dwarf_getalt(first->dw) || !relocated_in_place(first, &raw, &size) ||
 	    dwfl_module_relocations(first->mod) < 0) {
 		errno = ENOTSUP;
 		return NULL;
 	}
+	dwfl_module_getsymtab(first->mod);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
@@ -511,8 +518,9 @@ int dw_file_addr_section(struct dw_file *f, uint64_t *addr)
 {
 	/*
 	 * A shared image's addresses are its owner's layout.  Both calls
-	 * only read the module's section table, built before the workers
-	 * start (dw_file_open_shared()), so handles may share it.
+	 * only read the module's symbol and section tables, loaded before
+	 * the workers start (dw_file_open_shared()), so handles may share
+	 * them.
 	 */
 	Dwfl_Module *mod = f->image_of ? f->image_of->mod : f->mod;
 	Dwarf_Addr a = *addr;
