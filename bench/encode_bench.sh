@@ -14,22 +14,12 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 [ -r "$V" ] || { echo "no $V" >&2; exit 1; }
 
-# run NAME CMD...: appends "wall cpu rss_kb" to $T/NAME
-run() {
-	local name=$1
-	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >/dev/null 2>&1
-	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$T/time" >>"$T/$name"
-}
-
-median() { # FILE COLUMN
-	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
-}
+. "$(dirname "$0")/timing.sh"
 
 for i in $(seq "$RUNS"); do
-	run btfenc "$BTFENC" -J -j2 --btf_encode_detached "$T/b.btf" "$V"
-	run pahole pahole -J -j2 --btf_encode_detached "$T/p.btf" "$V"
-	run extra "$BTFENC" -J -j2 --btf_features=default,inline.extra \
+	run "$T/btfenc" "$BTFENC" -J -j2 --btf_encode_detached "$T/b.btf" "$V"
+	run "$T/pahole" pahole -J -j2 --btf_encode_detached "$T/p.btf" "$V"
+	run "$T/extra" "$BTFENC" -J -j2 --btf_features=default,inline.extra \
 		--btf_encode_detached "$T/x.btf" "$V"
 done
 
@@ -38,7 +28,6 @@ for n in btfenc pahole extra; do
 	printf '%-28s %8s %8s %10.0f\n' "$n" "$(median "$T/$n" 1)" "$(median "$T/$n" 2)" \
 		"$(echo "$(median "$T/$n" 3) / 1024" | bc -l)"
 done
-ratio() { echo "scale=3; $1 / $2" | bc -l; }
 echo "btfenc/pahole: wall $(ratio "$(median "$T/btfenc" 1)" "$(median "$T/pahole" 1)")" \
 	"cpu $(ratio "$(median "$T/btfenc" 2)" "$(median "$T/pahole" 2)")" \
 	"rss $(ratio "$(median "$T/btfenc" 3)" "$(median "$T/pahole" 3)")"

@@ -18,19 +18,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 [ -r "$V" ] || { echo "no $V" >&2; exit 1; }
 
-# run FILE CMD...: appends "wall cpu rss_kb" to FILE
-run() {
-	local out=$1
-	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >/dev/null 2>&1
-	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$T/time" >>"$out"
-}
-
-median() { # FILE COLUMN
-	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
-}
-
-ratio() { echo "scale=3; $1 / $2" | bc -l; }
+. "$(dirname "$0")/timing.sh"
 
 printf '%-22s %21s %21s %17s\n' "($RUNS runs, median)" "wall_s btfenc pahole" \
 	"cpu_s btfenc pahole" "peak_MB btf pah"
