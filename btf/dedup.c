@@ -196,10 +196,10 @@ static int table_reserve(struct cand_table *tab, size_t n)
 	struct cand_slot *entries;
 	size_t slots = 2048;
 
-	while (slots < 2 * n)
-		slots *= 2;
 	if (tab->cnt || n <= 1024)
 		return 0;
+	while (slots < 2 * n)
+		slots *= 2;
 	entries = realloc(tab->entries, n * sizeof(*entries));
 	if (!entries)
 		return -ENOMEM;
