@@ -232,8 +232,8 @@ int dw_cu_decode(struct dw_file *f, uint32_t idx, const struct dw_opts *opts, st
  * Once CU @idx is decoded: gives back the memory its DIEs occupy in this
  * handle's mapping of the file (the page cache keeps them; a later read
  * faults them in again), so that a run's resident size does not grow
- * with the file.  Does nothing when the DIEs are not read in place from
- * a read-only mapping.
+ * with the file; every few CUs, for those CUs at once.  Does nothing when
+ * the DIEs are not read in place from a read-only mapping.
  */
 void dw_file_drop_cu_pages(struct dw_file *f, uint32_t idx);
 /* Frees what dw_cu_decode() put in @cu.  */
