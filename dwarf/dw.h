@@ -236,6 +236,15 @@ int dw_cu_decode(struct dw_file *f, uint32_t idx, const struct dw_opts *opts, st
  * the DIEs are not read in place from a read-only mapping.
  */
 void dw_file_drop_cu_pages(struct dw_file *f, uint32_t idx);
+/*
+ * Between CUs: replaces the handle's Dwarf with a new one, to free what
+ * libdw keeps of every CU decoded so far; the new one has walked the unit
+ * headers up to about CU @upto, dropping the pages it read.  1 when done;
+ * 0 where it does not apply (a relocated file, or a file not mapped
+ * read-only); a negative errno if no new handle could be had, the old
+ * one being kept.
+ */
+int dw_file_renew(struct dw_file *f, uint32_t upto);
 /* Frees what dw_cu_decode() put in @cu.  */
 void dw_cu_release(struct dw_cu *cu);
 

@@ -41,7 +41,7 @@ struct dw_file {
 	size_t cus_cap;
 	int machine;
 	size_t ptr_size;
-	/* -1 not known yet; 1: the DIEs are read in place from a read-only file mapping. */
+	/* -1 not known yet; 1: the file's image is a read-only private mapping. */
 	int ro_map;
 	/* Reads the relocated image of this handle (dw_file_open_shared()). */
 	const struct dw_file *image_of;
@@ -496,8 +496,8 @@ static void drop_pages(struct dw_file *f, const char *start, const char *end)
  * Each drop is an madvise() whose TLB flush interrupts the other CPUs
  * running this process: one per CU was 4-5% of the run's CPU (vmlinux,
  * -j2).  The ranges of DW_DROP_BATCH CUs go at once instead; the span
- * between them may hold other workers' CUs, which this handle's mapping
- * never read.
+ * between them may hold other workers' CUs, which this handle need not
+ * have read (dropping a page is always safe: it is read again).
  */
 #define DW_DROP_ALL_EVERY 32
 #define DW_DROP_BATCH 4
@@ -529,6 +529,47 @@ void dw_file_drop_cu_pages(struct dw_file *f, uint32_t idx)
 	else
 		return;
 	f->pend_lo = f->pend_hi = NULL;
+}
+
+/*
+ * libdw keeps every unit's abbreviations until dwarf_end(): vmlinux,
+ * -j2, ~15 MB per handle by the last CU, at the run's peak.  A new Dwarf
+ * on the same Elf starts empty.  It finds a unit by walking the headers
+ * before it, and each header read faults in the pages around it (on a
+ * page cache of 2 MB folios, all of .debug_info); the walk is done here,
+ * 16 units at a time, dropping the pages after each step.
+ */
+int dw_file_renew(struct dw_file *f, uint32_t upto)
+{
+	const char *raw;
+	size_t size;
+	Dwarf_Die d;
+	Dwarf *dw;
+	uint32_t i;
+
+	/* Only a plain read-only mapping: a relocated image is a module's. */
+	if (f->dwfl || f->image_of || !f->ro_map)
+		return 0;
+	raw = elf_rawfile(f->elf, &size);
+	if (!raw)
+		return 0;
+	if (f->ro_map < 0)
+		f->ro_map = in_readonly_file_map(raw, raw + size);
+	if (!f->ro_map)
+		return 0;
+	dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+	if (!dw)
+		return -ENODATA;
+	dwarf_end(f->dw);
+	f->dw = dw;
+	memset(&f->sub_memo, 0, sizeof(f->sub_memo));
+	for (i = 0; i < upto && i < f->nr_cus; i += 16) {
+		/* A unit that fails here fails again, and is reported, when decoded. */
+		dwarf_offdie(dw, f->cu_offs[i], &d);
+		drop_pages(f, raw, raw + size);
+	}
+	f->pend_lo = f->pend_hi = NULL;
+	return 1;
 }
 
 int dw_file_addr_section(struct dw_file *f, uint64_t *addr)

@@ -18,6 +18,9 @@
 #include <string.h>
 #include <time.h>
 
+/* A worker renews its libdw handle after this many CUs (dw_file_renew()). */
+#define RENEW_EVERY 512
+
 struct slot {
 	struct dw_cu cu;
 	bool ready;
@@ -77,7 +80,8 @@ static void *worker(void *arg)
 {
 	struct pool *p = arg;
 	struct dw_file *f;
-	uint32_t idx;
+	uint32_t idx, nr_decoded = 0;
+	bool renew = true;
 	int err;
 
 	/*
@@ -104,6 +108,15 @@ static void *worker(void *arg)
 		s->ready = !err;
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->lock);
+		/*
+		 * libdw keeps state for every CU decoded until the end.
+		 * vmlinux, -j2, five alternating runs: peak 215 -> 202 MB
+		 * renewing every 512 CUs, for 1-3% more time; every 256 CUs
+		 * saved 17 MB and was 3-6% slower.  Only memory is at stake:
+		 * where a new handle cannot be had, the old one goes on.
+		 */
+		if (!err && renew && ++nr_decoded % RENEW_EVERY == 0)
+			renew = dw_file_renew(f, idx + 1) >= 0;
 	}
 	if (err) {
 		pthread_mutex_lock(&p->lock);

@@ -6,7 +6,9 @@
 # printed, so a failure can be reproduced), then runs test_dwarf_types
 # on the object: the fixture's known types, and pahole's BTF of the same
 # object when pahole is installed.  CFLAGS containing -shared link a
-# shared object instead of a relocatable one.  Exit 77 = skip.
+# shared object instead of a relocatable one, read in place (not
+# relocated), where the libdw handle is also renewed after each CU, as the
+# encoder's workers do now and then (--renew).  Exit 77 = skip.
 set -e
 bin=$1 out=$2 name=$3 cc=$4
 shift 4
@@ -14,8 +16,9 @@ src=$(dirname "$0")/fixtures/types/types.c
 command -v "$cc" >/dev/null 2>&1 || { echo "SKIP: no $cc"; exit 77; }
 mkdir -p "$out"
 obj="$out/$name.o"
+renew=
 case " $* " in
-*" -shared "*) set -- "$@" -fPIC -nostdlib -o "$obj" "$src" ;;
+*" -shared "*) set -- "$@" -fPIC -nostdlib -o "$obj" "$src"; renew="--renew 1" ;;
 *) set -- "$@" -c -o "$obj" "$src" ;;
 esac
 echo "+ $cc $*"
@@ -27,7 +30,7 @@ if command -v pahole >/dev/null 2>&1; then
 	rm -f "$out/$name.btf"
 	pahole -J --btf_encode_detached "$out/$name.btf" "$obj"
 	ref="--ref $out/$name.btf"
-	"$bin" --fixture --float "$obj"
+	"$bin" --fixture --float $renew "$obj"
 	exec "$bin" $ref "$obj"
 fi
-exec "$bin" --fixture --float "$obj"
+exec "$bin" --fixture --float $renew "$obj"

@@ -10,7 +10,8 @@
 #       run Debian's pahole 1.24 here and compare btfenc with the feature
 #       set that reproduces its defaults.
 #   pahole_compare.sh jobs BTFENC WORK          -j1 and -j2 byte-identical
-#       (vmlinux; and xfs.ko with inline.extra at -j1, -j2, -j3)
+#       (vmlinux, also with inline.extra; and xfs.ko with inline.extra at
+#       -j1, -j2, -j3)
 #   pahole_compare.sh libbpf BTFENC LOADER WORK libbpf/bpftool parse it,
 #       the running kernel accepts it (skipped when not permitted)
 #
@@ -110,6 +111,16 @@ jobs)
 		exit 1
 	cmp "$WORK/j1.btf" "$WORK/j2.btf" || { echo "FAIL: -j1 and -j2 differ"; exit 1; }
 	echo "OK: -j1 and -j2 byte-identical ($(stat -c %s "$WORK/j1.btf") bytes)"
+	# The inline sites too: their locations are read through the libdw
+	# handle each worker renews now and then, at different CUs for -j1
+	# and -j2.
+	for j in 1 2; do
+		"$BTFENC" -J -j$j --btf_features=$F131,inline.extra \
+			--btf_encode_detached "$WORK/x$j.btf" "$V" || exit 1
+	done
+	cmp "$WORK/x1.btf" "$WORK/x2.btf" && cmp "$WORK/x1.btf.extra" "$WORK/x2.btf.extra" ||
+		{ echo "FAIL: vmlinux with inline.extra: -j1 and -j2 differ"; exit 1; }
+	echo "OK: vmlinux with inline.extra: -j1 and -j2 byte-identical"
 	# A module's workers beyond the first read the image the first one's
 	# libdwfl relocated; inline sites depend on its addresses, too.
 	m=$MODDIR/${MODS[xfs]}

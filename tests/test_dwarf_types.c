@@ -421,6 +421,71 @@ static void check_fixture(const struct dw_cu *cu, const struct strlist *defs)
 
 /* ---- main ---- */
 
+/*
+ * --renew: after CU @i, as the encoder's workers do now and then: pages
+ * dropped, a new Dwarf (dw_file_renew()).  CU @i decoded again must give
+ * what @first holds: as many types, functions, variables, parameters,
+ * tags, sites and locations, the same sites and locations, and the same
+ * named definitions (@defs).  1 if the handle was renewed.
+ */
+static int check_renew(struct dw_file *f, uint32_t i, const struct dw_opts *opts,
+		       const struct dw_cu *first, const struct strlist *defs,
+		       const struct btf_log *log)
+{
+	struct strlist again = { 0 };
+	struct dw_cu cu = { 0 };
+	int r;
+
+	dw_file_drop_cu_pages(f, i);
+	r = dw_file_renew(f, i + 1);
+	if (r <= 0) {
+		if (r < 0)
+			fail("CU %u: renew error %d", i, r);
+		return 0;
+	}
+	if (dw_cu_decode(f, i, opts, &cu, log)) {
+		fail("CU %u: decode error after renewing the handle", i);
+		dw_cu_release(&cu);
+		return 1;
+	}
+	if (btf__type_cnt(cu.btf) != btf__type_cnt(first->btf) ||
+	    cu.nr_funcs != first->nr_funcs || cu.nr_vars != first->nr_vars ||
+	    cu.nr_params != first->nr_params || cu.nr_tags != first->nr_tags ||
+	    cu.nr_sites != first->nr_sites || cu.nr_locs != first->nr_locs)
+		fail("CU %u: after renewing the handle: %u types, %u functions, %u variables,"
+		     " %u params, %u tags, %u sites, %u locations; before: %u, %u, %u, %u, %u, %u, %u",
+		     i, btf__type_cnt(cu.btf), cu.nr_funcs, cu.nr_vars, cu.nr_params, cu.nr_tags,
+		     cu.nr_sites, cu.nr_locs, btf__type_cnt(first->btf), first->nr_funcs,
+		     first->nr_vars, first->nr_params, first->nr_tags, first->nr_sites,
+		     first->nr_locs);
+	for (uint32_t k = 0; k < cu.nr_sites && k < first->nr_sites; k++)
+		if (cu.sites[k].addr != first->sites[k].addr ||
+		    cu.sites[k].die_off != first->sites[k].die_off)
+			fail("CU %u: site %u differs after renewing the handle", i, k);
+	for (uint32_t k = 0; k < cu.nr_locs && k < first->nr_locs; k++) {
+		const struct dw_loc *a = &cu.locs[k], *b = &first->locs[k];
+
+		if (a->kind != b->kind || a->reason != b->reason || a->size != b->size ||
+		    a->reg != b->reg || a->reg2 != b->reg2 || a->offset != b->offset ||
+		    a->value != b->value)
+			fail("CU %u: location %u differs after renewing the handle", i, k);
+	}
+	collect_defs(cu.btf, &again);
+	sl_uniq(&again);
+	if (again.n != defs->n)
+		fail("CU %u: %zu named definitions after renewing the handle, %zu before", i,
+		     again.n, defs->n);
+	for (size_t k = 0; k < again.n && k < defs->n; k++)
+		if (strcmp(again.v[k], defs->v[k]))
+			fail("CU %u: after renewing the handle: %s, before: %s", i, again.v[k],
+			     defs->v[k]);
+	for (size_t k = 0; k < again.n; k++)
+		free(again.v[k]);
+	free(again.v);
+	dw_cu_release(&cu);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct btf_log log = { .fn = log_line };
@@ -431,7 +496,7 @@ int main(int argc, char **argv)
 	bool fixture = false;
 	struct dw_file *f;
 	struct dw_cu cu;
-	uint32_t i, n;
+	uint32_t i, n, renew = 0, renewed = 0;
 	int i_arg, err;
 
 	for (i_arg = 1; i_arg < argc; i_arg++) {
@@ -445,11 +510,15 @@ int main(int argc, char **argv)
 			ref = argv[++i_arg];
 		else if (!strcmp(argv[i_arg], "--base") && i_arg + 1 < argc)
 			base = argv[++i_arg];
+		else if (!strcmp(argv[i_arg], "--renew") && i_arg + 1 < argc)
+			/* The inline sites too: their locations go through the handle. */
+			renew = strtoul(argv[++i_arg], NULL, 0), opts.collect_inlines = true;
 		else
 			obj = argv[i_arg];
 	}
 	if (!obj) {
-		fprintf(stderr, "usage: %s [--fixture] [--float] [--ref BTF [--base BTF]] OBJ\n",
+		fprintf(stderr,
+			"usage: %s [--fixture] [--float] [--ref BTF [--base BTF]] [--renew N] OBJ\n",
 			argv[0]);
 		return 2;
 	}
@@ -479,6 +548,8 @@ int main(int argc, char **argv)
 			}
 			collect_defs(cu.btf, &defs);
 			sl_uniq(&defs);
+			if (renew && (i + 1) % renew == 0)
+				renewed += check_renew(f, i, &opts, &cu, &defs, &log);
 			for (size_t k = 0; verbose && k < defs.n; k++)
 				printf("%s\n", defs.v[k]);
 			for (size_t k = 0; k < defs.n; k++)
@@ -487,6 +558,10 @@ int main(int argc, char **argv)
 		}
 		dw_cu_release(&cu);
 	}
+	if (renew && !dw_file_relocated(f) && !renewed)
+		fail("--renew %u: the libdw handle was never renewed", renew);
+	if (renew)
+		printf("%s: renewed the libdw handle %u times\n", obj, renewed);
 	dw_file_close(f);
 	sl_uniq(&ours);
 	if (ref) {
