@@ -466,20 +466,30 @@ static bool in_readonly_file_map(const char *lo, const char *hi)
  * falls back to reading the file into the heap when it cannot map it:
  * neither is touched.
  */
+/*
+ * The file's image in *@raw, *@size, if it is a read-only private file
+ * mapping (looked up once), where MADV_DONTNEED cannot lose data.
+ */
+static bool readonly_image(struct dw_file *f, const char **raw, size_t *size)
+{
+	if (f->dwfl || !f->ro_map)
+		return false;
+	*raw = elf_rawfile(f->elf, size);
+	if (!*raw)
+		return false;
+	if (f->ro_map < 0)
+		f->ro_map = in_readonly_file_map(*raw, *raw + *size);
+	return f->ro_map;
+}
+
 static void drop_pages(struct dw_file *f, const char *start, const char *end)
 {
 	uintptr_t page = sysconf(_SC_PAGESIZE), lo, hi;
 	size_t raw_size;
 	const char *raw;
 
-	if (f->dwfl || !f->ro_map)
-		return;
-	raw = elf_rawfile(f->elf, &raw_size);
-	if (!raw || start < raw || end > raw + raw_size || end < start)
-		return;
-	if (f->ro_map < 0)
-		f->ro_map = in_readonly_file_map(raw, raw + raw_size);
-	if (!f->ro_map)
+	if (!readonly_image(f, &raw, &raw_size) || start < raw || end > raw + raw_size ||
+	    end < start)
 		return;
 	lo = (uintptr_t)start & ~(page - 1);
 	hi = ((uintptr_t)end + page - 1) & ~(page - 1);
@@ -548,14 +558,7 @@ int dw_file_renew(struct dw_file *f, uint32_t upto)
 	uint32_t i;
 
 	/* Only a plain read-only mapping: a relocated image is a module's. */
-	if (f->dwfl || f->image_of || !f->ro_map)
-		return 0;
-	raw = elf_rawfile(f->elf, &size);
-	if (!raw)
-		return 0;
-	if (f->ro_map < 0)
-		f->ro_map = in_readonly_file_map(raw, raw + size);
-	if (!f->ro_map)
+	if (f->image_of || !readonly_image(f, &raw, &size))
 		return 0;
 	dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
 	if (!dw)
