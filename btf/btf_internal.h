@@ -102,7 +102,45 @@ struct btf {
 	 */
 	struct btf_layout *layout_sec;
 	uint32_t layout_cnt;
+
+	/* btf_names_in(): names at these addresses are base strings. */
+	const char *names_lo, *names_hi;
 };
+
+/*
+ * A BTF without types whose strings are "" and then the @len bytes at
+ * @data, the NUL-terminated strings of a .debug_str: the string at
+ * @data + o has offset o + 1.  NULL if @data does not end in a NUL.
+ */
+struct btf *btf_new_str_base(const void *data, size_t len);
+/*
+ * For @btf split on a btf_new_str_base() of the @hi - @lo bytes at @lo:
+ * from now on a name at an address in [@lo, @hi) takes its offset in the
+ * base, with no lookup, and any other name goes to @btf's own strings
+ * (the base is never searched: it has no index, and is shared between
+ * threads).  -EINVAL if the base does not hold that many bytes.
+ */
+int btf_names_in(struct btf *btf, const char *lo, const char *hi);
+/*
+ * String offset -> string offset: open addressing, each slot
+ * (key + 1) << 32 | value, 0 empty.  Zeroed is empty.
+ */
+struct btf_off_map {
+	uint64_t *slots;
+	size_t mask;
+	size_t cnt;
+};
+void btf_off_map_free(struct btf_off_map *m);
+/*
+ * btf_merge_btf() for @src split on a btf_new_str_base(): @base_map
+ * keeps the offset in @dst of each base string merged so far, for the
+ * next CU.  (An array with an entry per byte of vmlinux's .debug_str was
+ * 14 MB at the decode's peak; the strings merged are 49K.)
+ */
+int btf_merge_btf_cached(struct btf *dst, const struct btf *src, struct btf_off_map *base_map);
+
+/* Offset of name @s (0 for NULL or ""), added if new; negative errno. */
+int btf_add_name(struct btf *btf, const char *s);
 
 /*
  * Makes room for @bytes of type records (and as many types as that can

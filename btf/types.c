@@ -193,10 +193,63 @@ int btf__add_str(struct btf *btf, const char *s)
 	return btf->start_str_off + off;
 }
 
+struct btf *btf_new_str_base(const void *data, size_t len)
+{
+	struct btf *btf;
+	char *buf;
+
+	if (!len || ((const char *)data)[len - 1] || len >= BTF_MAX_STR_OFFSET)
+		return NULL;
+	buf = malloc(len + 1);
+	btf = buf ? btf_new(NULL) : NULL;
+	if (btf) {
+		buf[0] = 0;
+		memcpy(buf + 1, data, len);
+		strset__free(btf->strs);
+		btf->strs = strset__new(buf, len + 1);
+		if (!btf->strs) {
+			free(btf);
+			btf = NULL;
+		}
+	}
+	free(buf);
+	return btf;
+}
+
+int btf_names_in(struct btf *btf, const char *lo, const char *hi)
+{
+	if (!btf->base || btf->base->base || btf->start_str_off != (size_t)(hi - lo) + 1)
+		return -EINVAL;
+	btf->names_lo = lo;
+	btf->names_hi = hi;
+	return 0;
+}
+
+/* Own strings only: the base is not searched (btf_names_in()). */
+static int add_own_str(struct btf *btf, const char *s)
+{
+	long off = strset__add_str(btf->strs, s);
+
+	if (off < 0)
+		return off;
+	if (btf->start_str_off + (uint64_t)off > BTF_MAX_STR_OFFSET)
+		return -E2BIG;
+	return btf->start_str_off + off;
+}
+
+int btf_add_name(struct btf *btf, const char *name)
+{
+	if (!name || !name[0])
+		return 0;
+	if (name >= btf->names_lo && name < btf->names_hi)
+		return name - btf->names_lo + 1;
+	return btf->names_lo ? add_own_str(btf, name) : btf__add_str(btf, name);
+}
+
 /* Name offset for a builder: 0 for NULL or "". */
 static int name_off_of(struct btf *btf, const char *name)
 {
-	return name && name[0] ? btf__add_str(btf, name) : 0;
+	return btf_add_name(btf, name);
 }
 
 void *btf_add_type_mem(struct btf *btf, size_t size)
@@ -296,7 +349,7 @@ int btf__add_int(struct btf *btf, const char *name, size_t byte_sz, int encoding
 		return -EINVAL;
 	if (encoding & ~(BTF_INT_SIGNED | BTF_INT_CHAR | BTF_INT_BOOL))
 		return -EINVAL;
-	name_off = btf__add_str(btf, name);
+	name_off = name_off_of(btf, name);
 	if (name_off < 0)
 		return name_off;
 	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(uint32_t));
@@ -466,7 +519,7 @@ int btf__add_enum_value(struct btf *btf, const char *name, int64_t value)
 		return -EINVAL;
 	if (value < INT32_MIN || value > UINT32_MAX)
 		return -E2BIG;
-	name_off = btf__add_str(btf, name);
+	name_off = name_off_of(btf, name);
 	if (name_off < 0)
 		return name_off;
 	e = add_vlen_item(btf, BTF_KIND_ENUM, sizeof(*e));
@@ -496,7 +549,7 @@ int btf__add_enum64_value(struct btf *btf, const char *name, uint64_t value)
 
 	if (!t || btf_kind(t) != BTF_KIND_ENUM64 || !name || !name[0])
 		return -EINVAL;
-	name_off = btf__add_str(btf, name);
+	name_off = name_off_of(btf, name);
 	if (name_off < 0)
 		return name_off;
 	e = add_vlen_item(btf, BTF_KIND_ENUM64, sizeof(*e));
@@ -555,7 +608,7 @@ int btf__add_var(struct btf *btf, const char *name, int linkage, int type_id)
 		return -EINVAL;
 	if (!id_ok(btf, type_id))
 		return -EINVAL;
-	name_off = btf__add_str(btf, name);
+	name_off = name_off_of(btf, name);
 	if (name_off < 0)
 		return name_off;
 	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(struct btf_var));
@@ -597,7 +650,7 @@ int btf__add_decl_tag(struct btf *btf, const char *value, int ref_type_id, int c
 
 	if (!value || !value[0] || component_idx < -1 || !id_ok(btf, ref_type_id))
 		return -EINVAL;
-	name_off = btf__add_str(btf, value);
+	name_off = name_off_of(btf, value);
 	if (name_off < 0)
 		return name_off;
 	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(struct btf_decl_tag));
@@ -674,7 +727,7 @@ int btf__add_locsec_loc(struct btf *btf, const char *name, uint32_t func_proto, 
 		return -EINVAL;
 	if (!id_ok(btf, (int)func_proto) || !id_ok(btf, (int)loc_proto))
 		return -EINVAL;
-	name_off = btf__add_str(btf, name);
+	name_off = name_off_of(btf, name);
 	if (name_off < 0)
 		return name_off;
 	l = add_vlen_item(btf, BTF_KIND_LOCSEC, sizeof(*l));
@@ -739,7 +792,63 @@ struct add_btf_ctx {
 	 * string is hashed once.
 	 */
 	uint32_t *str_map;
+	struct btf_off_map *base_map; /* the same for the base's strings, or NULL */
 };
+
+static size_t off_slot(const struct btf_off_map *m, uint32_t key)
+{
+	return ((uint64_t)key * 0x9e3779b97f4a7c15ull >> 32) & m->mask;
+}
+
+/* The value of @key, or -1. */
+static long off_map_get(const struct btf_off_map *m, uint32_t key)
+{
+	uint64_t want = (uint64_t)(key + 1) << 32;
+	size_t pos;
+
+	if (!m->slots)
+		return -1;
+	for (pos = off_slot(m, key); m->slots[pos]; pos = (pos + 1) & m->mask)
+		if ((m->slots[pos] & ~0xffffffffull) == want)
+			return (uint32_t)m->slots[pos];
+	return -1;
+}
+
+static int off_map_put(struct btf_off_map *m, uint32_t key, uint32_t val)
+{
+	size_t pos, i, cap;
+
+	if (!m->slots || (m->cnt + 1) * 2 > m->mask + 1) {
+		struct btf_off_map n = { NULL, 0, m->cnt };
+
+		cap = m->slots ? (m->mask + 1) * 2 : 65536;
+		n.slots = calloc(cap, sizeof(*n.slots));
+		if (!n.slots)
+			return -ENOMEM;
+		n.mask = cap - 1;
+		for (i = 0; m->slots && i <= m->mask; i++) {
+			if (!m->slots[i])
+				continue;
+			for (pos = off_slot(&n, (m->slots[i] >> 32) - 1); n.slots[pos];
+			     pos = (pos + 1) & n.mask)
+				;
+			n.slots[pos] = m->slots[i];
+		}
+		free(m->slots);
+		*m = n;
+	}
+	for (pos = off_slot(m, key); m->slots[pos]; pos = (pos + 1) & m->mask)
+		;
+	m->slots[pos] = (uint64_t)(key + 1) << 32 | val;
+	m->cnt++;
+	return 0;
+}
+
+void btf_off_map_free(struct btf_off_map *m)
+{
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
+}
 
 static int remap_id(uint32_t *id, void *arg)
 {
@@ -758,11 +867,18 @@ static int remap_str(uint32_t *off, void *arg)
 
 	uint32_t own = *off - c->src->start_str_off;
 	bool cached = *off >= c->src->start_str_off && own < c->src->strs->len;
+	bool in_base = !cached && c->base_map && *off < c->src->start_str_off;
+	uint32_t key = *off;
+	long got;
 
 	if (!*off)
 		return 0;
 	if (cached && c->str_map[own]) {
 		*off = c->str_map[own] - 1;
+		return 0;
+	}
+	if (in_base && (got = off_map_get(c->base_map, key)) >= 0) {
+		*off = got;
 		return 0;
 	}
 	s = btf__str_by_offset(c->src, *off);
@@ -773,15 +889,18 @@ static int remap_str(uint32_t *off, void *arg)
 		return new_off;
 	if (cached)
 		c->str_map[own] = new_off + 1;
+	if (in_base && off_map_put(c->base_map, key, new_off))
+		return -ENOMEM;
 	*off = new_off;
 	return 0;
 }
 
-static int add_btf(struct btf *dst, const struct btf *src, bool all_strs)
+static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
+		   struct btf_off_map *base_map)
 {
 	size_t old_len = dst->types_len;
 	uint32_t old_nr = dst->nr_types, i;
-	struct add_btf_ctx c = { dst, src, 0, NULL };
+	struct add_btf_ctx c = { dst, src, 0, NULL, base_map };
 	int first_id = btf__type_cnt(dst);
 	int err = 0;
 
@@ -841,10 +960,17 @@ fail:
 
 int btf__add_btf(struct btf *dst, const struct btf *src)
 {
-	return add_btf(dst, src, false);
+	return add_btf(dst, src, false, NULL);
 }
 
 int btf_merge_btf(struct btf *dst, const struct btf *src)
 {
-	return add_btf(dst, src, !dst->base && !src->base && !src->start_str_off);
+	return add_btf(dst, src, !dst->base && !src->base && !src->start_str_off, NULL);
+}
+
+int btf_merge_btf_cached(struct btf *dst, const struct btf *src, struct btf_off_map *base_map)
+{
+	if (!src->base || src->base->base)
+		return -EINVAL;
+	return add_btf(dst, src, false, base_map);
 }

@@ -590,6 +590,25 @@ static int decode_deferred(struct dw_cu_ctx *ctx, struct dw_walk *w)
 	return err;
 }
 
+/*
+ * The CU's BTF: split on dw_opts.str_base where this handle reads the
+ * same .debug_str (a name there is then an offset, not a lookup).
+ */
+static struct btf *str_btf(struct dw_cu_ctx *ctx)
+{
+	const unsigned char *lo, *hi;
+	struct btf *btf;
+
+	if (!ctx->opts->str_base || !dw_file_str_bytes(ctx->file, &lo, &hi))
+		return btf__new_empty();
+	btf = btf__new_empty_split(ctx->opts->str_base);
+	if (btf && btf_names_in(btf, (const char *)lo, (const char *)hi)) {
+		btf__free(btf);
+		return btf__new_empty();
+	}
+	return btf;
+}
+
 static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
 {
 	struct dw_cu *cu = ctx->cu;
@@ -605,7 +624,7 @@ static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
 	dw_reader_init(&ctx->rd, ctx->file, &ctx->cu_die);
 	name = dw_diename(ctx, &ctx->cu_die);
 	cu->name = strdup(name ? name : "");
-	cu->btf = btf__new_empty();
+	cu->btf = str_btf(ctx);
 	cu->names = btf__new_empty();
 	ctx->types = dw_types_new();
 	if (!cu->name || !cu->btf || !cu->names || !ctx->types)

@@ -22,6 +22,13 @@ struct dw_opts {
 	bool type_tag;       /* btf_type_tag annotations -> TYPE_TAG */
 	bool skip_rust;      /* --lang_exclude=rust */
 	bool collect_inlines;/* DW_TAG_inlined_subroutine -> dw_site */
+	/*
+	 * dw_file_str_base() of the file, or NULL.  Each CU's BTF is then
+	 * split on it, and a name in .debug_str takes its offset there with
+	 * no lookup (vmlinux: 7.6M names hashed in the workers, and the
+	 * merge hashed each CU's strings again).
+	 */
+	struct btf *str_base;
 };
 
 /* A parameter or return slot of a prototype, ids local to dw_cu.btf. */
@@ -218,6 +225,11 @@ struct dw_file *dw_file_open_shared(const struct dw_file *first);
  */
 int dw_file_addr_section(struct dw_file *f, uint64_t *addr);
 
+/*
+ * A BTF with no types whose strings are "" and the file's .debug_str, for
+ * dw_opts.str_base; NULL (errno set) if the file has none to use.
+ */
+struct btf *dw_file_str_base(struct dw_file *f);
 /* Machine (EM_*), ELF class pointer size (4 or 8) and byte order. */
 int dw_file_machine(const struct dw_file *f);
 size_t dw_file_pointer_size(const struct dw_file *f);

@@ -76,6 +76,8 @@ Elf_Data *dw_file_loc_data(struct dw_file *f, bool dwarf5);
  * decompressed), looked up once per handle; false if not found.
  */
 bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi);
+/* The same for .debug_str (cu.c: dw_opts.str_base). */
+bool dw_file_str_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi);
 /*
  * sites.c's memo of the subprogram holding the last site: DIE offsets
  * [lo, hi) are inside @sub, a top-level subprogram with no nested

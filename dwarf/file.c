@@ -21,6 +21,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+struct dw_bytes {
+	const unsigned char *lo, *hi;
+	bool looked;
+};
+
 struct dw_file {
 	int fd;
 	Elf *elf;
@@ -32,9 +37,8 @@ struct dw_file {
 	bool loc_looked[2];
 	Dwarf_CFI *eh_cfi;
 	bool eh_looked;
-	/* .debug_info as libdw reads it, for die.c's bounds. */
-	const unsigned char *info_lo, *info_hi;
-	bool info_looked;
+	/* .debug_info (die.c's bounds) and .debug_str as libdw reads them. */
+	struct dw_bytes info, str;
 	struct dw_sub_memo sub_memo;
 	Dwarf_Off *cu_offs; /* DIE offset of each CU's unit DIE */
 	uint32_t nr_cus;
@@ -566,6 +570,9 @@ int dw_file_renew(struct dw_file *f, uint32_t upto)
 	dwarf_end(f->dw);
 	f->dw = dw;
 	memset(&f->sub_memo, 0, sizeof(f->sub_memo));
+	/* Where the new Dwarf reads its sections, looked up again. */
+	memset(&f->info, 0, sizeof(f->info));
+	memset(&f->str, 0, sizeof(f->str));
 	for (i = 0; i < upto && i < f->nr_cus; i += 16) {
 		/* A unit that fails here fails again, and is reported, when decoded. */
 		dwarf_offdie(dw, f->cu_offs[i], &d);
@@ -625,25 +632,54 @@ static Elf_Data *section_data(Elf *elf, const char *name)
 	return scn ? elf_getdata(scn, NULL) : NULL;
 }
 
-bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi)
+/* Section @name (or its .zdebug twin) as libdw reads it, looked up once. */
+static bool debug_bytes(struct dw_file *f, struct dw_bytes *b, const char *name,
+			const unsigned char **lo, const unsigned char **hi)
 {
 	Elf *elf = dwarf_getelf(f->dw);
+	char zname[32];
 	Elf_Data *data;
 
-	if (!f->info_looked) {
+	if (!b->looked) {
 		/* libdw decompressed it in place: this is what it reads. */
-		data = section_data(elf, ".debug_info");
+		data = section_data(elf, name);
+		snprintf(zname, sizeof(zname), ".z%s", name + 1);
 		if (!data)
-			data = section_data(elf, ".zdebug_info");
+			data = section_data(elf, zname);
 		if (data && data->d_buf && data->d_size) {
-			f->info_lo = data->d_buf;
-			f->info_hi = f->info_lo + data->d_size;
+			b->lo = data->d_buf;
+			b->hi = b->lo + data->d_size;
 		}
-		f->info_looked = true;
+		b->looked = true;
 	}
-	*lo = f->info_lo;
-	*hi = f->info_hi;
-	return f->info_lo != NULL;
+	*lo = b->lo;
+	*hi = b->hi;
+	return b->lo != NULL;
+}
+
+bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi)
+{
+	return debug_bytes(f, &f->info, ".debug_info", lo, hi);
+}
+
+bool dw_file_str_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi)
+{
+	return debug_bytes(f, &f->str, ".debug_str", lo, hi);
+}
+
+struct btf *dw_file_str_base(struct dw_file *f)
+{
+	const unsigned char *lo, *hi;
+	struct btf *btf;
+
+	if (!dw_file_str_bytes(f, &lo, &hi)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	btf = btf_new_str_base(lo, hi - lo);
+	if (!btf && !errno)
+		errno = EINVAL;
+	return btf;
 }
 
 Elf_Data *dw_file_loc_data(struct dw_file *f, bool dwarf5)

@@ -1174,7 +1174,7 @@ int dw_type_id(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 
 int dw_str(struct dw_cu_ctx *ctx, const char *s)
 {
-	return btf__add_str(ctx->cu->names, s ? s : "");
+	return btf_add_name(ctx->cu->names, s);
 }
 
 /* ---- cycle check ---- */

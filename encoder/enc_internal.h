@@ -87,6 +87,12 @@ struct enc_state {
 
 	struct enc_site_counts counts;
 
+	/*
+	 * CUs split on the file's .debug_str (dw_opts.str_base): the offset
+	 * in all of each of its strings merged (btf_merge_btf_cached()).
+	 */
+	struct btf_off_map str_base_map;
+
 	/* distilled_base: .BTF.base and the .BTF split on it (distill.c). */
 	struct btf *dist_base;
 	struct btf *dist_split;

@@ -167,7 +167,11 @@ int enc_merge_cu(void *ctx, uint32_t idx, struct dw_cu *cu)
 
 	if (cu->skipped || !cu->btf)
 		return 0;
-	first = btf_merge_btf(s->all, cu->btf);
+	/* Every CU split on a base has the same: the file's .debug_str. */
+	if (btf__base_btf(cu->btf))
+		first = btf_merge_btf_cached(s->all, cu->btf, &s->str_base_map);
+	else
+		first = btf_merge_btf(s->all, cu->btf);
 	if (first < 0) {
 		btf_log_printf(s->log, "%s: CU %u (%s): cannot merge types: %s", s->o->path, idx,
 			       cu->name ? cu->name : "?", strerror(-first));
@@ -212,4 +216,5 @@ void enc_state_free(struct enc_state *s)
 	free(s->vars);
 	free(s->sites);
 	free(s->locs);
+	btf_off_map_free(&s->str_base_map);
 }

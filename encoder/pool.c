@@ -28,6 +28,8 @@ struct slot {
 
 struct pool {
 	const struct enc_pool_opts *o;
+	/* o->dw, with the file's .debug_str as every CU's string base. */
+	struct dw_opts dw;
 	const struct btf_log *log;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -99,7 +101,7 @@ static void *worker(void *arg)
 	while (!err && take_index(p, &idx)) {
 		struct slot *s = &p->slots[idx];
 
-		err = dw_cu_decode(f, idx, p->o->dw, &s->cu, &p->safe_log);
+		err = dw_cu_decode(f, idx, &p->dw, &s->cu, &p->safe_log);
 		if (err)
 			dw_cu_release(&s->cu);
 		/* vmlinux: 190 MB less resident memory per worker (-V shows it). */
@@ -208,6 +210,9 @@ int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ct
 	if (!f)
 		return -errno;
 	p.nr_cus = dw_file_cu_count(f);
+	/* Without one (no .debug_str), each CU keeps its own strings. */
+	p.dw = *o->dw;
+	p.dw.str_base = dw_file_str_base(f);
 	p.units = malloc((p.nr_cus ? p.nr_cus : 1) * sizeof(*p.units));
 	if (!p.units) {
 		dw_file_close(f);
@@ -289,5 +294,6 @@ out:
 	free(p.units);
 	free(threads);
 	free(p.slots);
+	btf__free(p.dw.str_base);
 	return err;
 }

@@ -8,7 +8,9 @@
 # object when pahole is installed.  CFLAGS containing -shared link a
 # shared object instead of a relocatable one, read in place (not
 # relocated), where the libdw handle is also renewed after each CU, as the
-# encoder's workers do now and then (--renew).  Exit 77 = skip.
+# encoder's workers do now and then (--renew).  Each CU is also decoded
+# split on the object's .debug_str, as the workers do, and compared
+# (--str-base).  Exit 77 = skip.
 set -e
 bin=$1 out=$2 name=$3 cc=$4
 shift 4
@@ -30,7 +32,7 @@ if command -v pahole >/dev/null 2>&1; then
 	rm -f "$out/$name.btf"
 	pahole -J --btf_encode_detached "$out/$name.btf" "$obj"
 	ref="--ref $out/$name.btf"
-	"$bin" --fixture --float $renew "$obj"
+	"$bin" --fixture --float $renew --str-base "$obj"
 	exec "$bin" $ref "$obj"
 fi
-exec "$bin" --fixture --float $renew "$obj"
+exec "$bin" --fixture --float $renew --str-base "$obj"

@@ -422,17 +422,63 @@ static void check_fixture(const struct dw_cu *cu, const struct strlist *defs)
 /* ---- main ---- */
 
 /*
+ * @cu, CU @i decoded a second way (@how), must give what @first holds:
+ * as many types, functions, variables, parameters, tags, sites and
+ * locations, the same sites and locations, and the same named
+ * definitions (@defs).
+ */
+static void compare_cu(uint32_t i, const char *how, const struct dw_cu *cu,
+		       const struct dw_cu *first, const struct strlist *defs)
+{
+	struct strlist again = { 0 };
+
+	if (btf__type_cnt(cu->btf) != btf__type_cnt(first->btf) ||
+	    cu->nr_funcs != first->nr_funcs || cu->nr_vars != first->nr_vars ||
+	    cu->nr_params != first->nr_params || cu->nr_tags != first->nr_tags ||
+	    cu->nr_sites != first->nr_sites || cu->nr_locs != first->nr_locs)
+		fail("CU %u: %s: %u types, %u functions, %u variables,"
+		     " %u params, %u tags, %u sites, %u locations; before: %u, %u, %u, %u, %u, %u, %u",
+		     i, how, btf__type_cnt(cu->btf), cu->nr_funcs, cu->nr_vars, cu->nr_params,
+		     cu->nr_tags, cu->nr_sites, cu->nr_locs, btf__type_cnt(first->btf),
+		     first->nr_funcs, first->nr_vars, first->nr_params, first->nr_tags,
+		     first->nr_sites, first->nr_locs);
+	for (uint32_t k = 0; k < cu->nr_sites && k < first->nr_sites; k++)
+		if (cu->sites[k].addr != first->sites[k].addr ||
+		    cu->sites[k].die_off != first->sites[k].die_off)
+			fail("CU %u: %s: site %u differs", i, how, k);
+	for (uint32_t k = 0; k < cu->nr_locs && k < first->nr_locs; k++) {
+		const struct dw_loc *a = &cu->locs[k], *b = &first->locs[k];
+
+		if (a->kind != b->kind || a->reason != b->reason || a->size != b->size ||
+		    a->reg != b->reg || a->reg2 != b->reg2 || a->offset != b->offset ||
+		    a->value != b->value)
+			fail("CU %u: %s: location %u differs", i, how, k);
+	}
+	for (uint32_t id = 1; id < btf__type_cnt(cu->btf) && id < btf__type_cnt(first->btf); id++)
+		if (strcmp(btf__name_by_id(cu->btf, id), btf__name_by_id(first->btf, id)))
+			fail("CU %u: %s: type %u is named '%s', was '%s'", i, how, id,
+			     btf__name_by_id(cu->btf, id), btf__name_by_id(first->btf, id));
+	collect_defs(cu->btf, &again);
+	sl_uniq(&again);
+	if (again.n != defs->n)
+		fail("CU %u: %s: %zu named definitions, %zu before", i, how, again.n, defs->n);
+	for (size_t k = 0; k < again.n && k < defs->n; k++)
+		if (strcmp(again.v[k], defs->v[k]))
+			fail("CU %u: %s: %s, before: %s", i, how, again.v[k], defs->v[k]);
+	for (size_t k = 0; k < again.n; k++)
+		free(again.v[k]);
+	free(again.v);
+}
+
+/*
  * --renew: after CU @i, as the encoder's workers do now and then: pages
  * dropped, a new Dwarf (dw_file_renew()).  CU @i decoded again must give
- * what @first holds: as many types, functions, variables, parameters,
- * tags, sites and locations, the same sites and locations, and the same
- * named definitions (@defs).  1 if the handle was renewed.
+ * what @first holds (compare_cu()).  1 if the handle was renewed.
  */
 static int check_renew(struct dw_file *f, uint32_t i, const struct dw_opts *opts,
 		       const struct dw_cu *first, const struct strlist *defs,
 		       const struct btf_log *log)
 {
-	struct strlist again = { 0 };
 	struct dw_cu cu = { 0 };
 	int r;
 
@@ -443,53 +489,46 @@ static int check_renew(struct dw_file *f, uint32_t i, const struct dw_opts *opts
 			fail("CU %u: renew error %d", i, r);
 		return 0;
 	}
-	if (dw_cu_decode(f, i, opts, &cu, log)) {
+	if (dw_cu_decode(f, i, opts, &cu, log))
 		fail("CU %u: decode error after renewing the handle", i);
-		dw_cu_release(&cu);
-		return 1;
-	}
-	if (btf__type_cnt(cu.btf) != btf__type_cnt(first->btf) ||
-	    cu.nr_funcs != first->nr_funcs || cu.nr_vars != first->nr_vars ||
-	    cu.nr_params != first->nr_params || cu.nr_tags != first->nr_tags ||
-	    cu.nr_sites != first->nr_sites || cu.nr_locs != first->nr_locs)
-		fail("CU %u: after renewing the handle: %u types, %u functions, %u variables,"
-		     " %u params, %u tags, %u sites, %u locations; before: %u, %u, %u, %u, %u, %u, %u",
-		     i, btf__type_cnt(cu.btf), cu.nr_funcs, cu.nr_vars, cu.nr_params, cu.nr_tags,
-		     cu.nr_sites, cu.nr_locs, btf__type_cnt(first->btf), first->nr_funcs,
-		     first->nr_vars, first->nr_params, first->nr_tags, first->nr_sites,
-		     first->nr_locs);
-	for (uint32_t k = 0; k < cu.nr_sites && k < first->nr_sites; k++)
-		if (cu.sites[k].addr != first->sites[k].addr ||
-		    cu.sites[k].die_off != first->sites[k].die_off)
-			fail("CU %u: site %u differs after renewing the handle", i, k);
-	for (uint32_t k = 0; k < cu.nr_locs && k < first->nr_locs; k++) {
-		const struct dw_loc *a = &cu.locs[k], *b = &first->locs[k];
-
-		if (a->kind != b->kind || a->reason != b->reason || a->size != b->size ||
-		    a->reg != b->reg || a->reg2 != b->reg2 || a->offset != b->offset ||
-		    a->value != b->value)
-			fail("CU %u: location %u differs after renewing the handle", i, k);
-	}
-	collect_defs(cu.btf, &again);
-	sl_uniq(&again);
-	if (again.n != defs->n)
-		fail("CU %u: %zu named definitions after renewing the handle, %zu before", i,
-		     again.n, defs->n);
-	for (size_t k = 0; k < again.n && k < defs->n; k++)
-		if (strcmp(again.v[k], defs->v[k]))
-			fail("CU %u: after renewing the handle: %s, before: %s", i, again.v[k],
-			     defs->v[k]);
-	for (size_t k = 0; k < again.n; k++)
-		free(again.v[k]);
-	free(again.v);
+	else
+		compare_cu(i, "after renewing the handle", &cu, first, defs);
 	dw_cu_release(&cu);
 	return 1;
+}
+
+/*
+ * --str-base: CU @i decoded as the encoder's workers do, split on the
+ * file's .debug_str (@opts->str_base), must give what @first, decoded
+ * with its own strings, holds; and some of its names must come from the
+ * base (counted in *@from_base).
+ */
+static void check_str_base(struct dw_file *f, uint32_t i, const struct dw_opts *opts,
+			   const struct dw_cu *first, const struct strlist *defs,
+			   const struct btf_log *log, unsigned long *from_base)
+{
+	struct dw_cu cu = { 0 };
+
+	if (dw_cu_decode(f, i, opts, &cu, log)) {
+		fail("CU %u: decode error with the .debug_str base", i);
+	} else {
+		compare_cu(i, "with the .debug_str base", &cu, first, defs);
+		for (uint32_t id = 1; id < btf__type_cnt(cu.btf); id++) {
+			uint32_t off = btf__type_by_id(cu.btf, id)->name_off;
+
+			*from_base += off && off < btf__start_str_off(cu.btf);
+		}
+	}
+	dw_cu_release(&cu);
 }
 
 int main(int argc, char **argv)
 {
 	struct btf_log log = { .fn = log_line };
 	struct dw_opts opts = { .encode_enum64 = true, .decl_tag = true, .type_tag = true };
+	struct dw_opts str_opts;
+	unsigned long from_base = 0;
+	bool str_base = false;
 	const char *obj = NULL, *ref = NULL, *base = NULL;
 	struct strlist ours = { 0 }, theirs = { 0 };
 	struct btf *base_btf = NULL, *ref_btf;
@@ -510,6 +549,8 @@ int main(int argc, char **argv)
 			ref = argv[++i_arg];
 		else if (!strcmp(argv[i_arg], "--base") && i_arg + 1 < argc)
 			base = argv[++i_arg];
+		else if (!strcmp(argv[i_arg], "--str-base"))
+			str_base = true;
 		else if (!strcmp(argv[i_arg], "--renew") && i_arg + 1 < argc)
 			/* The inline sites too: their locations go through the handle. */
 			renew = strtoul(argv[++i_arg], NULL, 0), opts.collect_inlines = true;
@@ -518,7 +559,8 @@ int main(int argc, char **argv)
 	}
 	if (!obj) {
 		fprintf(stderr,
-			"usage: %s [--fixture] [--float] [--ref BTF [--base BTF]] [--renew N] OBJ\n",
+			"usage: %s [--fixture] [--float] [--ref BTF [--base BTF]] [--renew N]"
+			" [--str-base] OBJ\n",
 			argv[0]);
 		return 2;
 	}
@@ -528,6 +570,9 @@ int main(int argc, char **argv)
 	n = dw_file_cu_count(f);
 	if (!n)
 		fail("%s: no CUs", obj);
+	str_opts = opts;
+	if (str_base && !(str_opts.str_base = dw_file_str_base(f)))
+		fail("%s: no .debug_str base", obj);
 	for (i = 0; i < n; i++) {
 		memset(&cu, 0, sizeof(cu));
 		err = dw_cu_decode(f, i, &opts, &cu, &log);
@@ -550,6 +595,8 @@ int main(int argc, char **argv)
 			sl_uniq(&defs);
 			if (renew && (i + 1) % renew == 0)
 				renewed += check_renew(f, i, &opts, &cu, &defs, &log);
+			if (str_opts.str_base)
+				check_str_base(f, i, &str_opts, &cu, &defs, &log, &from_base);
 			for (size_t k = 0; verbose && k < defs.n; k++)
 				printf("%s\n", defs.v[k]);
 			for (size_t k = 0; k < defs.n; k++)
@@ -562,6 +609,12 @@ int main(int argc, char **argv)
 		fail("--renew %u: the libdw handle was never renewed", renew);
 	if (renew)
 		printf("%s: renewed the libdw handle %u times\n", obj, renewed);
+	if (str_opts.str_base) {
+		if (!from_base)
+			fail("%s: no type took its name from the .debug_str base", obj);
+		printf("%s: %lu type names from the .debug_str base\n", obj, from_base);
+		btf__free(str_opts.str_base);
+	}
 	dw_file_close(f);
 	sl_uniq(&ours);
 	if (ref) {
