@@ -248,6 +248,10 @@ void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die)
 	r->version = version;
 	r->addr_size = addr_size;
 	r->offset_size = offset_size;
+	if (dw_file_str_bytes(f, &lo, &hi)) {
+		r->str_lo = (const char *)lo;
+		r->str_hi = (const char *)hi;
+	}
 }
 
 void dw_reader_free(struct dw_reader *r)
@@ -559,6 +563,86 @@ int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute
 			return -1;
 	}
 	return 0;
+}
+
+/* A constant of a data form, as dwarf_formudata() reads it; false for others. */
+static bool plain_udata(const struct dw_attr_spec *s, const unsigned char *v,
+			const unsigned char *end, uint64_t *val)
+{
+	switch (s->form) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+		*val = read_fixed(v, s->size);
+		return true;
+	case DW_FORM_udata:
+		return read_uleb(&v, end, val);
+	}
+	return false;
+}
+
+bool dw_member_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_member_attrs *m)
+{
+	struct dw_reader *r = &ctx->rd;
+	const struct dw_attr_spec *s;
+	const unsigned char *p, *v;
+	struct dw_abbrev_info *info = info_at(r, die, &p);
+	uint64_t off;
+	size_t i;
+	bool ok;
+
+	if (!info || !r->str_lo)
+		return false;
+	memset(m, 0, sizeof(*m));
+	s = &r->specs[info->first];
+	for (i = 0; i < info->nr; i++) {
+		v = p;
+		p = skip_value(r, &s[i], p);
+		if (!p)
+			return false;
+		switch (s[i].name) {
+		case DW_AT_name:
+			if (s[i].form == DW_FORM_string) {
+				m->name = (const char *)v;
+				continue;
+			}
+			if (s[i].form != DW_FORM_strp)
+				return false;
+			off = read_fixed(v, s[i].size);
+			if (off >= (uint64_t)(r->str_hi - r->str_lo))
+				return false;
+			m->name = r->str_lo + off;
+			continue;
+		case DW_AT_type:
+			if (s[i].form != DW_FORM_ref1 && s[i].form != DW_FORM_ref2 &&
+			    s[i].form != DW_FORM_ref4 && s[i].form != DW_FORM_ref8 &&
+			    s[i].form != DW_FORM_ref_udata)
+				return false;
+			make_attr(&s[i], v, die, &m->type);
+			continue;
+		case DW_AT_data_member_location:
+			ok = m->has_byte_off = plain_udata(&s[i], v, p, &m->byte_off);
+			break;
+		case DW_AT_bit_size:
+			ok = m->has_bit_size = plain_udata(&s[i], v, p, &m->bit_size);
+			break;
+		case DW_AT_data_bit_offset:
+			ok = m->has_data_bit_off = plain_udata(&s[i], v, p, &m->data_bit_off);
+			break;
+		case DW_AT_decl_file:
+		case DW_AT_decl_line:
+		case DW_AT_decl_column:
+		case DW_AT_sibling:
+			continue;
+		default:
+			return false;
+		}
+		if (!ok)
+			return false;
+	}
+	m->has_children = info->children;
+	return true;
 }
 
 /* dwarf_attr_integrate(): through abstract_origin/specification, as libdw. */

@@ -29,6 +29,8 @@ struct dw_reader {
 	struct dw_attr_spec *specs;
 	size_t nr_specs;
 	size_t specs_cap;
+	/* .debug_str as libdw reads it, for DW_FORM_strp names; NULL: libdw's. */
+	const char *str_lo, *str_hi;
 };
 
 /* Per-CU decoding state, alive during one dw_cu_decode() call. */
@@ -127,6 +129,30 @@ Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int nam
 			 Dwarf_Attribute *attr);
 int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute *, void *),
 		void *arg);
+
+/*
+ * A DW_TAG_member as the BTF member it makes: name, type, and the byte
+ * offset, bit size and bit offset as constants (has_* say which are
+ * there).
+ */
+struct dw_member_attrs {
+	const char *name;     /* NULL: none */
+	Dwarf_Attribute type; /* .valp NULL: none */
+	uint64_t byte_off, bit_size, data_bit_off;
+	bool has_byte_off, has_bit_size, has_data_bit_off;
+	bool has_children;
+};
+
+/*
+ * die.c: reads member @die straight from its bytes when every attribute
+ * is one of those above in a plain form (a name by DW_FORM_strp or
+ * inline, a reference within the unit, a constant) or a declaration
+ * coordinate; false for anything else (a static member, DWARF 2
+ * bitfields, a location expression), which the caller reads through
+ * libdw's attributes.  vmlinux: 6.2M of its 6.5M members (clang's
+ * DWARF 5 names by DW_FORM_strx are not read here).
+ */
+bool dw_member_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_member_attrs *m);
 Dwarf_Attribute *dw_attr_integrate(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,
 				   Dwarf_Attribute *attr);
 const char *dw_diename(struct dw_cu_ctx *ctx, Dwarf_Die *die);

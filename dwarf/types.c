@@ -680,6 +680,23 @@ static void member_bits(struct dw_cu_ctx *ctx, struct member_attrs *a, struct dw
 static int member_read(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_member *m)
 {
 	struct member_attrs a = { 0 };
+	struct dw_member_attrs fast;
+
+	/* Most members: read from their bytes, as member_bits() would. */
+	if (dw_member_attrs(ctx, die, &fast)) {
+		m->die = *die;
+		m->type = fast.type;
+		m->name = fast.name;
+		m->bit_off = fast.has_byte_off ? fast.byte_off * 8 : 0;
+		m->bit_size = 0;
+		if (fast.has_bit_size) {
+			if (fast.has_data_bit_off)
+				m->bit_off = fast.data_bit_off;
+			m->bit_size = fast.bit_size;
+		}
+		m->has_children = fast.has_children;
+		return 1;
+	}
 
 	if (dw_getattrs(ctx, die, member_attr_cb, &a) < 0)
 		memset(&a, 0, sizeof(a));

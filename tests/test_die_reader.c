@@ -5,8 +5,11 @@
  * first child and the next sibling (same DIE or both none), every
  * attribute dwarf_getattrs() reports (name, form and value pointer, in
  * order, through dw_getattrs() and dw_attr()), an attribute the DIE lacks
- * (both none), and the name through dw_diename().  The encoder steps
- * through DIEs only this way, so a disagreement is a wrong BTF type.
+ * (both none), and the name through dw_diename().  A member that
+ * dw_member_attrs() reads from its bytes must give what libdw reads: the
+ * name, the type attribute, the constants and the children flag.  The
+ * encoder steps through DIEs only this way, so a disagreement is a wrong
+ * BTF type.
  * Exit 0 pass, 1 fail, 2 unusable file.
  */
 #include "../dwarf/dw_internal.h"
@@ -15,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static unsigned long failures, dies, attrs_seen;
+static unsigned long failures, dies, attrs_seen, members, members_fast;
 
 static void fail(Dwarf_Die *die, const char *what)
 {
@@ -73,6 +76,40 @@ static void check_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 		fail(die, "dw_diename() differs");
 }
 
+/* Whether libdw reads attribute @name of @die as the constant @val (if @has). */
+static bool same_udata(Dwarf_Die *die, unsigned int name, bool has, uint64_t val)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+
+	if (!dwarf_attr(die, name, &a))
+		return !has;
+	return has && dwarf_formudata(&a, &w) == 0 && w == val;
+}
+
+static void check_member(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	struct dw_member_attrs m;
+	Dwarf_Attribute a;
+	bool has_type;
+
+	members++;
+	if (!dw_member_attrs(ctx, die, &m))
+		return;
+	members_fast++;
+	if (m.name != dwarf_diename(die))
+		fail(die, "dw_member_attrs() reads another name");
+	has_type = dwarf_attr(die, DW_AT_type, &a) != NULL;
+	if (has_type != (m.type.valp != NULL) || (has_type && !same_attr(&a, &m.type)))
+		fail(die, "dw_member_attrs() reads another type");
+	if (!same_udata(die, DW_AT_data_member_location, m.has_byte_off, m.byte_off) ||
+	    !same_udata(die, DW_AT_bit_size, m.has_bit_size, m.bit_size) ||
+	    !same_udata(die, DW_AT_data_bit_offset, m.has_data_bit_off, m.data_bit_off))
+		fail(die, "dw_member_attrs() reads another constant");
+	if (m.has_children != (dwarf_haschildren(die) == 1))
+		fail(die, "dw_member_attrs() reads another children flag");
+}
+
 /* Checks @die and, depth first, everything below it. */
 static void walk(struct dw_cu_ctx *ctx, Dwarf_Die *die, int depth)
 {
@@ -82,6 +119,8 @@ static void walk(struct dw_cu_ctx *ctx, Dwarf_Die *die, int depth)
 	for (;;) {
 		dies++;
 		check_attrs(ctx, die);
+		if (dwarf_tag(die) == DW_TAG_member)
+			check_member(ctx, die);
 		lr = dwarf_child(die, &lib_child);
 		ours = dw_child(ctx, die, &our_child);
 		if (lr != ours || (lr == 0 && lib_child.addr != our_child.addr))
@@ -175,7 +214,13 @@ static int check_file(const char *path)
 			walk(&ctx, &child, 0);
 		dw_reader_free(&ctx.rd);
 	}
-	printf("%s: %u units, %lu DIEs, %lu attributes\n", path, n, dies, attrs_seen);
+	printf("%s: %u units, %lu DIEs, %lu attributes, %lu of %lu members read from their bytes\n",
+	       path, n, dies, attrs_seen, members_fast, members);
+	/* Every producer here writes plain members: the fast path must be taken. */
+	if (members && !members_fast) {
+		fprintf(stderr, "%s: no member read from its bytes\n", path);
+		failures++;
+	}
 	dw_file_close(f);
 	return n ? 0 : 2;
 }
