@@ -215,6 +215,7 @@ int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ct
 	p.dw.str_base = dw_file_str_base(f);
 	p.units = malloc((p.nr_cus ? p.nr_cus : 1) * sizeof(*p.units));
 	if (!p.units) {
+		btf__free(p.dw.str_base);
 		dw_file_close(f);
 		return -ENOMEM;
 	}
