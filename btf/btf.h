@@ -539,6 +539,24 @@ struct btf_dedup_opts {
 int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts);
 
 /*
+ * The same dedup, run ahead while the BTF is being built, in place only
+ * (opts->in_place; without it, feeding does nothing).  Types may be
+ * appended between the calls; no record already there may change.
+ * btf_dedup_feed() takes the types appended since the last call through
+ * the string, primitive and struct phases; btf_dedup_finish() runs the
+ * rest, stores the id map (if @id_map) and frees @dd, giving what
+ * btf__dedup(@btf, @opts) would have given on the finished BTF.  Only
+ * btf__free() is safe on @btf after a failure, or after
+ * btf_dedup_free() dropped a dedup that was fed.  opts->id_map is
+ * ignored.
+ */
+struct btf_dedup;
+struct btf_dedup *btf_dedup_new(struct btf *btf, const struct btf_dedup_opts *opts);
+int btf_dedup_feed(struct btf_dedup *dd);
+int btf_dedup_finish(struct btf_dedup *dd, uint32_t **id_map);
+void btf_dedup_free(struct btf_dedup *dd);
+
+/*
  * Reorders the types @btf owns (not its base's): type start_id + i moves
  * to id @id_map[i], for each of them, and every type id referring to one
  * of them is rewritten.  -EINVAL unless @id_map is a permutation of those

@@ -41,6 +41,20 @@
  * the BTF is only touched once everything succeeded.  With in_place the
  * BTF's own records are the working copy (no all-or-nothing, half the
  * memory).
+ *
+ * Run ahead (btf_dedup_feed(), in place only), phases 1-3 take the types
+ * appended since the last feed, while the BTF is still being built.  That
+ * gives the same maps as running each phase over all types, because:
+ *   - phases 1 and 2 look at nothing but the type at hand and the
+ *     canonical types of its kind before it;
+ *   - phase 3 walks the graph of the type at hand, which refers to types
+ *     already fed, and canonical graphs before it;
+ *   - candidates of one hash are tried in insertion order, and those of
+ *     one kind were inserted in id order either way.
+ * The one exception is a forward ENUM that a later full ENUM resolves
+ * (phase 2): run over all types, phase 3 sees that resolution for every
+ * type, fed ahead it would not for the types fed before.  If it happens,
+ * phases 2 and 3 run again over all types at the end.
  */
 #include "btf_internal.h"
 
@@ -113,6 +127,46 @@ struct dedup {
 	/* String phase: the new set, and old own offset -> new offset + 1. */
 	struct strset *strs;
 	uint32_t *str_map;
+	size_t str_map_cap;
+	uint32_t str_done; /* own ids below: names rewritten */
+	/* Entries of kinds, map and hypot_map. */
+	size_t ids_cap;
+	/* Own ids below: phases 1-3 done (fed ahead). */
+	uint32_t done;
+	/* Phases 2-3 run over the types in several runs (fed ahead). */
+	bool ahead;
+	/* First id of the run of phases 2-3 in progress; table entries before it. */
+	uint32_t run_from;
+	size_t run_tab_cnt;
+	/*
+	 * Map entries of ids fed before the run in progress, as they were
+	 * before it changed them: since the checkpoint (cp_from, where
+	 * the table had cp_tab_cnt entries) when one is set, else since
+	 * the run started.
+	 */
+	struct map_undo *undo;
+	size_t undo_cnt;
+	size_t undo_cap;
+	uint32_t cp_from;
+	size_t cp_tab_cnt;
+	bool cp_set;
+	bool cp_lost; /* the log outgrew its bound: no checkpoint any more */
+	/* Phases 2-3 must start over: from cp_from, or (redo) over all. */
+	bool rewind;
+	bool redo;
+};
+
+struct map_undo {
+	uint32_t id;
+	uint32_t old;
+};
+
+/* A rewind's log beyond this many entries (8 MB) gives way to a full redo. */
+#define UNDO_MAX (1u << 20)
+
+/* A dedup running ahead (btf_dedup_new()). */
+struct btf_dedup {
+	struct dedup d;
 };
 
 static inline struct btf_type *tp(const struct dedup *d, uint32_t id)
@@ -476,6 +530,7 @@ static void dedup_free(struct dedup *d)
 	free(d->map);
 	free(d->hypot_map);
 	free(d->hypot_list);
+	free(d->undo);
 	table_free(&d->tab);
 	strset__free(d->strs);
 	free(d->str_map);
@@ -533,31 +588,94 @@ static void copy_records(void *dst, const void *src, size_t len)
 }
 
 /* Copies the own records and indexes every type of the chain by id. */
-static int dedup_init(struct dedup *d, struct btf *btf, bool in_place)
+/*
+ * Room in kinds, map and hypot_map for @n ids.  The first call may ask
+ * for more than it needs: pages never touched cost nothing.
+ */
+static int ids_reserve(struct dedup *d, size_t n)
 {
+	uint8_t *kinds;
+	uint32_t *map, *hypot;
+
+	if (n <= d->ids_cap)
+		return 0;
+	if (d->ids_cap && n < 2 * d->ids_cap)
+		n = 2 * d->ids_cap;
+	kinds = realloc(d->kinds, n);
+	if (kinds)
+		d->kinds = kinds;
+	map = realloc(d->map, n * sizeof(*map));
+	if (map)
+		d->map = map;
+	/* calloc(): zero pages the comparisons may never touch. */
+	hypot = d->hypot_map ? realloc(d->hypot_map, n * sizeof(*hypot)) :
+			       calloc(n, sizeof(*hypot));
+	if (hypot)
+		d->hypot_map = hypot;
+	if (!kinds || !map || !hypot)
+		return -ENOMEM;
+	if (d->ids_cap)
+		memset(hypot + d->ids_cap, 0, (n - d->ids_cap) * sizeof(*hypot));
+	d->ids_cap = n;
+	return 0;
+}
+
+/* Takes in the types appended to the BTF since (in place: its arrays may have moved). */
+static int dedup_refresh(struct dedup *d)
+{
+	if (d->in_place) {
+		d->types = d->btf->types;
+		d->types_cap = d->btf->types_cap;
+		d->offs = d->btf->type_offs;
+	}
+	d->type_cnt = btf__type_cnt(d->btf);
+	return ids_reserve(d, d->type_cnt);
+}
+
+/*
+ * @ahead: ids will be appended (the arrays are sized for the capacity
+ * the BTF reserved).  Without in_place, the records are copied when
+ * the types are complete (dedup_copy()).
+ */
+static int dedup_init(struct dedup *d, struct btf *btf, bool in_place, bool ahead)
+{
+	size_t ids = btf__type_cnt(btf);
 	uint32_t id;
 
 	d->btf = btf;
 	d->start_id = btf->start_id;
-	d->type_cnt = btf__type_cnt(btf);
-	d->in_place = in_place && btf->types;
-	d->types_cap = d->in_place ? btf->types_cap : btf->types_len ? btf->types_len : 1;
-	d->types = d->in_place ? btf->types : malloc(d->types_cap);
-	d->base_tp = malloc((d->start_id ? d->start_id : 1) * sizeof(*d->base_tp));
+	d->done = d->str_done = d->start_id;
+	d->ahead = ahead;
+	d->in_place = in_place && (btf->types || ahead);
 	d->offs = btf->type_offs;
-	d->kinds = malloc(d->type_cnt);
-	d->map = malloc(d->type_cnt * sizeof(*d->map));
-	d->hypot_map = calloc(d->type_cnt, sizeof(*d->hypot_map));
-	if (!d->types || !d->base_tp || !d->kinds || !d->map || !d->hypot_map)
+	d->base_tp = malloc((d->start_id ? d->start_id : 1) * sizeof(*d->base_tp));
+	if (ahead && ids < d->start_id + btf->type_offs_cap)
+		ids = d->start_id + btf->type_offs_cap;
+	if (!d->base_tp || ids_reserve(d, ids ? ids : 1) || dedup_refresh(d))
 		return -ENOMEM;
-	/* An empty BTF has no types buffer: memcpy(NULL) is undefined even for 0. */
-	if (btf->types_len && !d->in_place)
-		copy_records(d->types, btf->types, btf->types_len);
 	for (id = 0; id < d->start_id; id++) {
 		d->base_tp[id] = (struct btf_type *)btf__type_by_id(btf, id);
 		d->kinds[id] = btf_kind(d->base_tp[id]);
 		d->map[id] = id;
 	}
+	return 0;
+}
+
+/* The working copy of the records (unless in place), all types added. */
+static int dedup_copy(struct dedup *d)
+{
+	struct btf *btf = d->btf;
+
+	if (d->in_place)
+		return 0;
+	d->types_cap = btf->types_len ? btf->types_len : 1;
+	d->types = malloc(d->types_cap);
+	if (!d->types)
+		return -ENOMEM;
+	/* An empty BTF has no types buffer: memcpy(NULL) is undefined even for 0. */
+	if (btf->types_len)
+		copy_records(d->types, btf->types, btf->types_len);
+	d->offs = btf->type_offs;
 	return 0;
 }
 
@@ -575,6 +693,20 @@ struct id_check {
 	int err;
 };
 
+/*
+ * The map entry of own id @id before phase 2: VAR, DATASEC and LOCSEC
+ * are final (never merged).
+ */
+static uint32_t map_initial(const struct dedup *d, uint32_t id)
+{
+	unsigned int kind = d->kinds[id];
+
+	if (id < d->start_id || kind == BTF_KIND_VAR || kind == BTF_KIND_DATASEC ||
+	    kind == BTF_KIND_LOCSEC)
+		return id;
+	return ID_UNPROCESSED;
+}
+
 static void *check_ids(void *arg)
 {
 	struct id_check *c = arg;
@@ -587,8 +719,6 @@ static void *check_ids(void *arg)
 	for (id = c->from; id < c->to; id++) {
 		struct btf_type *t = tp(d, id);
 		unsigned int kind = btf_kind(t);
-		bool self = kind == BTF_KIND_VAR || kind == BTF_KIND_DATASEC ||
-			    kind == BTF_KIND_LOCSEC;
 
 		if (kind == BTF_KIND_UNKN || kind >= NR_BTF_KINDS ||
 		    btf_type_visit_type_ids(t, d->btf->layout, check_id, &d->type_cnt)) {
@@ -596,7 +726,7 @@ static void *check_ids(void *arg)
 			break;
 		}
 		d->kinds[id] = kind;
-		d->map[id] = self ? id : ID_UNPROCESSED;
+		d->map[id] = map_initial(d, id);
 	}
 	return NULL;
 }
@@ -635,20 +765,36 @@ static int remap_str(uint32_t *off, void *arg)
 	return 0;
 }
 
+/*
+ * Own ids from str_done on (a rerun must not rewrite an offset twice);
+ * the table's strings may have grown since the last run.
+ */
 static int dedup_strings(struct dedup *d)
 {
 	struct btf *btf = d->btf;
+	size_t need = btf->strs->len ? btf->strs->len : 1;
 	uint32_t id;
 	int err;
 
-	d->strs = btf->base ? strset__new(NULL, 0) : strset__new("", 1);
-	d->str_map = calloc(btf->strs->len ? btf->strs->len : 1, sizeof(*d->str_map));
-	if (!d->strs || !d->str_map)
+	if (!d->strs)
+		d->strs = btf->base ? strset__new(NULL, 0) : strset__new("", 1);
+	if (!d->strs)
 		return -ENOMEM;
-	for (id = d->start_id; id < d->type_cnt; id++) {
+	if (need > d->str_map_cap) {
+		size_t cap = d->str_map_cap && need < 2 * d->str_map_cap ? 2 * d->str_map_cap : need;
+		uint32_t *map = realloc(d->str_map, cap * sizeof(*map));
+
+		if (!map)
+			return -ENOMEM;
+		memset(map + d->str_map_cap, 0, (cap - d->str_map_cap) * sizeof(*map));
+		d->str_map = map;
+		d->str_map_cap = cap;
+	}
+	for (id = d->str_done; id < d->type_cnt; id++) {
 		err = btf_type_visit_str_offs(tp(d, id), d->btf->layout, remap_str, d);
 		if (err)
 			return err;
+		d->str_done = id + 1;
 	}
 	return 0;
 }
@@ -728,14 +874,19 @@ static int dedup_prep_base(struct dedup *d)
 	return 0;
 }
 
-/* The id check beside the base's hashing and the string phase. */
-static int dedup_scan(struct dedup *d)
+/*
+ * Own ids [@from, type_cnt): the id check beside the string phase (and
+ * the base's hashing, on the first run).
+ */
+static int dedup_scan(struct dedup *d, uint32_t from)
 {
-	struct id_check beside = { d, d->start_id, d->type_cnt, 0 }, here = { d, 0, 0, 0 };
+	struct id_check beside = { d, from, d->type_cnt, 0 }, here = { d, 0, 0, 0 };
 	bool idle = d->keep_strs && !d->btf->base;
+	/* The records' bytes, about: enough to tell a whole BTF from one CU. */
+	size_t len = (size_t)(d->type_cnt - from) * sizeof(struct btf_type);
 	pthread_t th;
 	bool threaded;
-	int err;
+	int err = 0;
 
 	/*
 	 * With nothing else to do here (no strings, no base: the encoder's
@@ -746,10 +897,11 @@ static int dedup_scan(struct dedup *d)
 		here.to = beside.to;
 		here.from = beside.to = beside.from + (beside.to - beside.from) / 2;
 	}
-	threaded = run_beside(&th, d->btf->types_len, check_ids, &beside);
+	threaded = run_beside(&th, len, check_ids, &beside);
 	if (idle)
 		check_ids(&here);
-	err = dedup_prep_base(d);
+	if (from == d->start_id)
+		err = dedup_prep_base(d);
 	if (!err && !d->keep_strs)
 		err = dedup_strings(d);
 	if (threaded)
@@ -774,6 +926,58 @@ static uint32_t resolve_id(const struct dedup *d, uint32_t id)
 	return id;
 }
 
+/*
+ * map[@id] = @v, logged for a rewind when @id was there before the run
+ * in progress (a single run over all types needs no log).
+ */
+static void map_set(struct dedup *d, uint32_t id, uint32_t v)
+{
+	if (d->ahead && id < d->run_from && !d->cp_lost) {
+		if (d->undo_cnt == d->undo_cap) {
+			size_t cap = d->undo_cap ? 2 * d->undo_cap : 256;
+			struct map_undo *u = cap <= UNDO_MAX ? realloc(d->undo, cap * sizeof(*u)) :
+							       NULL;
+
+			if (!u) {
+				d->cp_lost = true;
+				d->cp_set = false;
+				goto set;
+			}
+			d->undo = u;
+			d->undo_cap = cap;
+		}
+		d->undo[d->undo_cnt++] = (struct map_undo){ id, d->map[id] };
+	}
+set:
+	d->map[id] = v;
+}
+
+/*
+ * Fed ahead, a forward enum resolves to full enum @id.  The first time,
+ * phase 3 before this run has seen it unresolved: no matter, then only
+ * it and the types mapped to it resolve to @id (see the top of the
+ * file); but a checkpoint goes at the start of this run.  If it resolved
+ * before this run already, phase 3 has compared those types equal to
+ * the other definition since, which a run over all types would not
+ * have: phases 2-3 start over from the checkpoint.
+ */
+static void enum_fwd_resolved(struct dedup *d, uint32_t fwd_id, uint32_t id)
+{
+	uint32_t was = d->map[fwd_id];
+
+	if (was == fwd_id && !d->cp_set && !d->cp_lost) {
+		d->cp_set = true;
+		d->cp_from = d->run_from;
+		d->cp_tab_cnt = d->run_tab_cnt;
+	} else if (was != fwd_id && was < d->run_from) {
+		if (d->cp_set)
+			d->rewind = true;
+		else
+			d->redo = true;
+	}
+	map_set(d, fwd_id, id);
+}
+
 static uint32_t dedup_enum(struct dedup *d, uint32_t id, uint64_t h)
 {
 	struct btf_type *t = tp(d, id);
@@ -792,7 +996,10 @@ static uint32_t dedup_enum(struct dedup *d, uint32_t id, uint64_t h)
 		if (is_enum_fwd(t))
 			return cand_id;
 		/* A canonical forward enum now resolves to this definition. */
-		d->map[cand_id] = id;
+		if (d->ahead)
+			enum_fwd_resolved(d, cand_id, id);
+		else
+			d->map[cand_id] = id;
 	}
 	return id;
 }
@@ -1088,14 +1295,14 @@ static void hypot_merge(struct dedup *d)
 
 		/* A base FWD may point into split types: base ids keep their numbers. */
 		if (t_kind != BTF_KIND_FWD && c_kind == BTF_KIND_FWD)
-			d->map[c_id] = t_id;
+			map_set(d, c_id, t_id);
 		if (d->hypot_adjust_canon)
 			continue;
 		if (t_kind == BTF_KIND_FWD && c_kind != BTF_KIND_FWD)
-			d->map[t_id] = c_id;
+			map_set(d, t_id, c_id);
 		if (is_composite_kind(t_kind) && c_kind != BTF_KIND_FWD && is_mapped(d, c_id) &&
 		    !is_mapped(d, t_id))
-			d->map[t_id] = c_id;
+			map_set(d, t_id, c_id);
 	}
 }
 
@@ -1381,21 +1588,105 @@ static void prefetch_window(const struct dedup *d, uint32_t id, size_t *ahead)
 		__builtin_prefetch(d->types + *ahead);
 }
 
-static int dedup_types(struct dedup *d)
+/* Back to the state at the checkpoint: the log undone, later entries dropped. */
+static int dedup_rewind(struct dedup *d)
 {
-	size_t ahead;
+	uint32_t id;
+
+	while (d->undo_cnt) {
+		d->undo_cnt--;
+		d->map[d->undo[d->undo_cnt].id] = d->undo[d->undo_cnt].old;
+	}
+	for (id = d->cp_from; id < d->type_cnt; id++)
+		d->map[id] = map_initial(d, id);
+	hypot_clear(d);
+	d->tab.cnt = d->cp_tab_cnt;
+	d->rewind = false;
+	return d->tab.slots ? table_rehash(&d->tab, d->tab.mask + 1) : 0;
+}
+
+/* Phases 2 and 3 over own ids [@from, type_cnt). */
+static int dedup_prims_structs(struct dedup *d, uint32_t from)
+{
+	size_t ahead = 0;
 	uint32_t id;
 	int err;
 
-	for (id = d->start_id; id < d->type_cnt; id++)
+again:
+	d->run_from = from;
+	d->run_tab_cnt = d->tab.cnt;
+	if (!d->cp_set)
+		d->undo_cnt = 0;
+	for (id = from; id < d->type_cnt; id++) {
 		if ((err = dedup_prim_type(d, id)))
 			return err;
-	ahead = 0;
-	for (id = d->start_id; id < d->type_cnt; id++) {
+		if (!d->rewind)
+			continue;
+		err = dedup_rewind(d);
+		if (err)
+			return err;
+		from = d->cp_from;
+		goto again;
+	}
+	for (id = from; id < d->type_cnt; id++) {
 		prefetch_window(d, id, &ahead);
 		if ((err = dedup_struct_type(d, id)))
 			return err;
 	}
+	d->done = d->type_cnt;
+	return 0;
+}
+
+/*
+ * Back to the state before phase 2, for a run over all types: what the
+ * id check set, the base alone in the table.
+ */
+static int dedup_restart(struct dedup *d)
+{
+	uint32_t id;
+
+	for (id = 0; id < d->type_cnt; id++)
+		d->map[id] = map_initial(d, id);
+	hypot_clear(d);
+	table_free(&d->tab);
+	d->redo = d->rewind = d->cp_set = d->ahead = false;
+	d->undo_cnt = 0;
+	return dedup_prep_base(d);
+}
+
+/* Phase 1-3 for the types not fed ahead, then phases 3b and 4. */
+static int dedup_types(struct dedup *d)
+{
+	uint32_t id, from = d->done;
+	int err;
+
+	err = dedup_refresh(d);
+	if (!err)
+		err = dedup_copy(d);
+	/* The string phase turns out to be needed after all: nothing ran it. */
+	if (!err && d->keep_strs && !strset__unique(d->btf->strs)) {
+		d->keep_strs = false;
+		d->redo = true;
+		err = dedup_strings(d);
+	}
+	if (!err)
+		err = dedup_scan(d, from);
+	/* A redo found in this last run too: the one over all types cannot ask for another. */
+	while (!err) {
+		if (d->redo) {
+			from = d->start_id;
+			err = dedup_restart(d);
+		}
+		/* Nothing fed: one run over all types. */
+		if (from == d->start_id)
+			d->ahead = false;
+		if (!err)
+			err = dedup_prims_structs(d, from);
+		if (!d->redo)
+			break;
+	}
+	if (err)
+		return err;
 	err = dedup_resolve_fwds(d);
 	if (err)
 		return err;
@@ -1497,51 +1788,110 @@ static int compact_strings(struct btf *btf)
 	return 0;
 }
 
-int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts)
+static struct btf_dedup *dedup_new(struct btf *btf, const struct btf_dedup_opts *opts,
+				    bool ahead)
 {
-	struct dedup d = {};
+	struct btf_dedup *dd;
+	int err;
+
+	if (!btf) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dd = calloc(1, sizeof(*dd));
+	if (!dd)
+		return NULL;
+	dd->d.keep_strs = opts && opts->keep_strings && !btf->base && strset__unique(btf->strs);
+	err = dedup_init(&dd->d, btf, opts && opts->in_place, ahead);
+	if (err) {
+		btf_dedup_free(dd);
+		errno = -err;
+		return NULL;
+	}
+	return dd;
+}
+
+struct btf_dedup *btf_dedup_new(struct btf *btf, const struct btf_dedup_opts *opts)
+{
+	return dedup_new(btf, opts, true);
+}
+
+int btf_dedup_feed(struct btf_dedup *dd)
+{
+	struct dedup *d = &dd->d;
+	int err;
+
+	if (!d->in_place || d->redo)
+		return 0;
+	err = dedup_refresh(d);
+	if (!err)
+		err = dedup_scan(d, d->done);
+	if (!err)
+		err = dedup_prims_structs(d, d->done);
+	/* Bad ids or strings: the run over all types at the end reports them. */
+	if (err == -EINVAL) {
+		d->redo = true;
+		return 0;
+	}
+	return err;
+}
+
+void btf_dedup_free(struct btf_dedup *dd)
+{
+	if (!dd)
+		return;
+	dedup_free(&dd->d);
+	free(dd);
+}
+
+int btf_dedup_finish(struct btf_dedup *dd, uint32_t **id_map_out)
+{
+	struct dedup *d = &dd->d;
+	struct btf *btf = d->btf;
 	uint32_t *offs = NULL, *id_map = NULL, nr = 0;
 	long len;
 	int err;
 
-	if (!btf)
-		return -EINVAL;
-	d.keep_strs = opts && opts->keep_strings && !btf->base && strset__unique(btf->strs);
-	err = dedup_init(&d, btf, opts && opts->in_place);
-	if (!err)
-		err = dedup_scan(&d);
-	if (!err)
-		err = dedup_types(&d);
+	err = dedup_types(d);
 	if (err)
 		goto out;
 
-	/* In place, the new offsets go over the old ones (compaction reads records through d.tp). */
-	offs = d.in_place && btf->type_offs ? btf->type_offs :
+	/* In place, the new offsets go over the old ones (compaction reads records through d->tp). */
+	offs = d->in_place && btf->type_offs ? btf->type_offs :
 		malloc((btf->nr_types ? btf->nr_types : 1) * sizeof(*offs));
 	if (!offs) {
 		err = -ENOMEM;
 		goto out;
 	}
-	len = dedup_compact(&d, offs, &nr);
+	len = dedup_compact(d, offs, &nr);
 	if (len < 0) {
 		err = len;
 		goto out;
 	}
-	if (opts && opts->id_map) {
-		id_map = build_id_map(&d);
+	if (id_map_out) {
+		id_map = build_id_map(d);
 		if (!id_map) {
 			err = -ENOMEM;
 			goto out;
 		}
-		*opts->id_map = id_map;
+		*id_map_out = id_map;
 	}
-	dedup_install(&d, len, offs, nr);
+	dedup_install(d, len, offs, nr);
 	offs = NULL;
-	if (d.keep_strs)
+	if (d->keep_strs)
 		compact_strings(btf);
 out:
 	if (offs != btf->type_offs)
 		free(offs);
-	dedup_free(&d);
+	btf_dedup_free(dd);
 	return err;
+}
+
+int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts)
+{
+	struct btf_dedup *dd = dedup_new(btf, opts, false);
+
+	if (!dd)
+		return -errno;
+	return btf_dedup_finish(dd, opts ? opts->id_map : NULL);
 }

@@ -13,7 +13,9 @@
 #       (every CU's types: millions for vmlinux).
 #
 # Both dedup results must have the same number of types of each kind and
-# the same multiset of id-free type descriptions (TOOL canon).  Exit 77
+# the same multiset of id-free type descriptions (TOOL canon).  In encoder
+# mode, btfenc's dedup fed ahead (TOOL ahead) must also give the bytes of
+# the one run over all types.  Exit 77
 # (skip) when an input or gcc/pahole is missing.
 set -eu
 
@@ -64,6 +66,8 @@ encoder)
 		src=$work/combined.o
 	fi
 	"$6" "$src" in.btf 2
+	# Fed ahead at every point a merged CU could end, the same dedup.
+	"$tool" ahead 1 in.btf
 	;;
 *)
 	echo "unknown mode $mode"

@@ -607,6 +607,92 @@ static void test_failure(void)
 	btf__free(btf);
 }
 
+/*
+ * CU 1: a forward enum e and struct s { e a; e b; }.  CU 2: two other
+ * definitions of e, X and Y, and struct s { X a; Y b; }.  CU 3: a third
+ * definition, Z.  Over all types at once, the forward e resolves to Z (the
+ * last definition) before any struct is compared, so CU 2's s is no copy
+ * of CU 1's (a pairs it with X, b with Y).  Fed CU by CU, the forward e
+ * resolves to Y while CU 2's s is compared, which makes b equal: unless
+ * the dedup goes back when Z comes, the two s merge.
+ */
+static void add_enum_cu(struct btf *btf, int cu)
+{
+	int first = btf__type_cnt(btf);
+
+	ADD(btf__add_enum(btf, "e", 4));
+	if (cu == 1) {
+		ADD(btf__add_struct(btf, "s", 8));
+		ADD(btf__add_field(btf, "a", first, 0, 0));
+		ADD(btf__add_field(btf, "b", first, 32, 0));
+		return;
+	}
+	ADD(btf__add_enum_value(btf, cu == 2 ? "X" : "Z", 0));
+	if (cu == 3)
+		return;
+	ADD(btf__add_enum(btf, "e", 4));
+	ADD(btf__add_enum_value(btf, "Y", 0));
+	ADD(btf__add_struct(btf, "s", 8));
+	ADD(btf__add_field(btf, "a", first, 0, 0));
+	ADD(btf__add_field(btf, "b", first + 1, 32, 0));
+}
+
+static unsigned int count_named(const struct btf *btf, unsigned int kind, const char *name)
+{
+	unsigned int n = 0;
+	uint32_t id;
+
+	for (id = 1; id < btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		n += btf_kind(t) == kind && !strcmp(btf__str_by_offset(btf, t->name_off), name);
+	}
+	return n;
+}
+
+/* The dedup fed ahead, CU by CU, gives btf__dedup()'s bytes and id map. */
+static void test_ahead(void)
+{
+	struct btf_dedup_opts opts = { .in_place = true };
+	struct btf *whole = btf__new_empty(), *fed = btf__new_empty();
+	uint32_t *map_whole = NULL, *map_fed = NULL;
+	void *raw_whole = NULL, *raw_fed = NULL;
+	size_t sz_whole = 0, sz_fed = 0;
+	struct btf_dedup *dd = btf_dedup_new(fed, &opts);
+	int cu, err;
+
+	CHECK(dd, "ahead: btf_dedup_new failed");
+	for (cu = 1; cu <= 3; cu++) {
+		add_enum_cu(whole, cu);
+		add_enum_cu(fed, cu);
+		add_list_cu(whole);
+		add_list_cu(fed);
+		if (dd)
+			CHECK(!btf_dedup_feed(dd), "ahead: feed of CU %d failed", cu);
+	}
+	err = dd ? btf_dedup_finish(dd, &map_fed) : -1;
+	CHECK(!err, "ahead: btf_dedup_finish: %d", err);
+	opts.id_map = &map_whole;
+	err = btf__dedup(whole, &opts);
+	CHECK(!err, "ahead: btf__dedup: %d", err);
+
+	CHECK(count_named(whole, BTF_KIND_STRUCT, "s") == 2, "ahead: CU 2's s merged");
+	CHECK(count_named(whole, BTF_KIND_STRUCT, "node") == 1, "ahead: node not merged");
+	CHECK(!raw_of(whole, &raw_whole, &sz_whole) && !raw_of(fed, &raw_fed, &sz_fed),
+	      "ahead: no raw BTF");
+	CHECK(sz_whole == sz_fed && raw_whole && raw_fed && !memcmp(raw_whole, raw_fed, sz_fed),
+	      "ahead: fed CU by CU, the dedup gives other bytes (%u types, against %u)",
+	      btf__type_cnt(fed) - 1, btf__type_cnt(whole) - 1);
+	CHECK(map_whole && map_fed && !memcmp(map_whole, map_fed, 21 * sizeof(*map_fed)),
+	      "ahead: fed CU by CU, the dedup gives another id map");
+	free(raw_whole);
+	free(raw_fed);
+	free(map_whole);
+	free(map_fed);
+	btf__free(whole);
+	btf__free(fed);
+}
+
 int main(void)
 {
 	test_split_loc();
@@ -622,6 +708,7 @@ int main(void)
 	test_deterministic();
 	test_in_place();
 	test_failure();
+	test_ahead();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	return failures ? 1 : 0;

@@ -6,6 +6,9 @@
  *   btf_dedup_tool concat OUT IN...    append every IN with btf__add_btf()
  *   btf_dedup_tool canon IN            per-kind counts, then the sorted
  *                                      id-free description of every type
+ *   btf_dedup_tool ahead N IN          the dedup fed ahead (btf_dedup_feed()
+ *                                      every N types or so) must give what
+ *                                      btf__dedup() gives, byte for byte
  *
  * "canon" makes two dedup results comparable although their ids differ:
  * a type is described by its own fields, and each referenced type by
@@ -13,6 +16,7 @@
  * cycle passes through a named struct) or else by its own description.
  */
 #include "btf.h"
+#include "btf_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +329,95 @@ static int cmd_dedup(const char *in, const char *out, bool in_place)
 	return err;
 }
 
+/* The highest id @id refers to (visit callback). */
+static int max_ref(uint32_t *id, void *arg)
+{
+	uint32_t *max = arg;
+
+	if (*id > *max)
+		*max = *id;
+	return 0;
+}
+
+/*
+ * Feeds @btf's types to a dedup run ahead as if they were appended in
+ * runs of about @every: the types beyond each run are hidden (nr_types),
+ * and a run ends only where no type before refers to one after, as a
+ * merged CU ends.
+ */
+static int dedup_ahead(struct btf *btf, uint32_t every, uint32_t **map, uint32_t *nr_feeds)
+{
+	struct btf_dedup_opts opts = { .in_place = true };
+	uint32_t n = btf->nr_types, start = btf->start_id, i, max = 0, last = 0;
+	struct btf_dedup *dd;
+	int err = 0;
+
+	btf->nr_types = 0;
+	dd = btf_dedup_new(btf, &opts);
+	if (!dd)
+		return -errno;
+	for (i = 0; i < n && !err; i++) {
+		struct btf_type *t = (struct btf_type *)((char *)btf->types + btf->type_offs[i]);
+
+		err = btf_type_visit_type_ids(t, btf->layout, max_ref, &max);
+		if (err || max >= start + i + 1 || i + 1 - last < every)
+			continue;
+		btf->nr_types = i + 1;
+		last = i + 1;
+		err = btf_dedup_feed(dd);
+		++*nr_feeds;
+	}
+	btf->nr_types = n;
+	if (err) {
+		btf_dedup_free(dd);
+		return err;
+	}
+	return btf_dedup_finish(dd, map);
+}
+
+static int cmd_ahead(const char *every, const char *in)
+{
+	struct btf_dedup_opts opts = { .in_place = true };
+	struct btf *whole = load(in), *fed = load(in);
+	uint32_t *map_whole = NULL, *map_fed = NULL, n, feeds = 0;
+	void *raw_whole = NULL, *raw_fed = NULL;
+	size_t sz_whole = 0, sz_fed = 0;
+	int err = 1;
+
+	if (!whole || !fed)
+		goto out;
+	n = whole->nr_types;
+	opts.id_map = &map_whole;
+	if (btf__dedup(whole, &opts) ||
+	    dedup_ahead(fed, strtoul(every, NULL, 0), &map_fed, &feeds)) {
+		fprintf(stderr, "%s: dedup failed\n", in);
+		goto out;
+	}
+	if (btf__write_raw(whole, false, &raw_whole, &sz_whole) ||
+	    btf__write_raw(fed, false, &raw_fed, &sz_fed))
+		goto out;
+	if (sz_whole != sz_fed || memcmp(raw_whole, raw_fed, sz_whole)) {
+		fprintf(stderr, "FAIL: %s: fed ahead in %u runs, the dedup gives other bytes\n", in,
+			feeds);
+		goto out;
+	}
+	if (memcmp(map_whole, map_fed, n * sizeof(*map_whole))) {
+		fprintf(stderr, "FAIL: %s: fed ahead, the dedup gives another id map\n", in);
+		goto out;
+	}
+	printf("%s: %u types fed in %u runs, %u after dedup: same bytes, same id map\n", in, n,
+	       feeds, btf__type_cnt(fed) - 1);
+	err = 0;
+out:
+	free(raw_whole);
+	free(raw_fed);
+	free(map_whole);
+	free(map_fed);
+	btf__free(whole);
+	btf__free(fed);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "dedup"))
@@ -335,8 +428,13 @@ int main(int argc, char **argv)
 		return cmd_concat(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "canon"))
 		return cmd_canon(argv[2], NULL);
+	if (argc == 4 && !strcmp(argv[1], "ahead"))
+		return cmd_ahead(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "canon"))
 		return cmd_canon(argv[2], argv[3]);
-	fprintf(stderr, "usage: %s dedup [--in-place] IN OUT | concat OUT IN... | canon IN [BASE]\n", argv[0]);
+	fprintf(stderr,
+		"usage: %s dedup [--in-place] IN OUT | concat OUT IN... | canon IN [BASE] |"
+		" ahead N IN\n",
+		argv[0]);
 	return 2;
 }
