@@ -93,6 +93,12 @@ struct enc_state {
 	 */
 	struct btf_off_map str_base_map;
 
+	/*
+	 * The dedup of the types, run ahead: the merge feeds it each CU's
+	 * types while the workers decode the next (NULL: it all runs after).
+	 */
+	struct btf_dedup *ahead;
+
 	/* distilled_base: .BTF.base and the .BTF split on it (distill.c). */
 	struct btf *dist_base;
 	struct btf *dist_split;

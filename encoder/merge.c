@@ -178,6 +178,11 @@ int enc_merge_cu(void *ctx, uint32_t idx, struct dw_cu *cu)
 		return first;
 	}
 	m.delta = first - btf__start_id(cu->btf);
+	if (s->ahead && (err = btf_dedup_feed(s->ahead))) {
+		btf_log_printf(s->log, "%s: BTF dedup failed (types): %s", s->o->path,
+			       strerror(-err));
+		return err;
+	}
 	err = merge_funcs(s, &m, cu, idx);
 	if (!err && s->o->features & ENC_F_VAR)
 		err = merge_vars(s, &m, cu);
@@ -217,4 +222,5 @@ void enc_state_free(struct enc_state *s)
 	free(s->sites);
 	free(s->locs);
 	btf_off_map_free(&s->str_base_map);
+	btf_dedup_free(s->ahead);
 }
