@@ -79,10 +79,15 @@ struct dw_pending_tag {
 	int32_t component;
 };
 
+/* DIE offset + 1 -> id: key and value side by side, one line per probe. */
+struct dw_map_slot {
+	uint64_t key; /* 0 = empty */
+	uint32_t val;
+};
+
 struct dw_types {
-	/* DIE offset + 1 -> id; open addressing, 0 = empty. */
-	uint64_t *keys;
-	uint32_t *vals;
+	/* Open addressing. */
+	struct dw_map_slot *map;
 	size_t map_cap;
 	size_t map_cnt;
 
@@ -128,8 +133,7 @@ void dw_types_free(struct dw_types *t)
 {
 	if (!t)
 		return;
-	free(t->keys);
-	free(t->vals);
+	free(t->map);
 	free(t->slots);
 	free(t->dtags);
 	free(t->mems.m);
@@ -149,26 +153,19 @@ static size_t map_hash(uint64_t key, size_t cap)
 static int map_grow(struct dw_types *t)
 {
 	size_t cap = t->map_cap ? t->map_cap * 2 : 1024, i, h;
-	uint64_t *keys = calloc(cap, sizeof(*keys));
-	uint32_t *vals = malloc(cap * sizeof(*vals));
+	struct dw_map_slot *map = calloc(cap, sizeof(*map));
 
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
+	if (!map)
 		return -ENOMEM;
-	}
 	for (i = 0; i < t->map_cap; i++) {
-		if (!t->keys[i])
+		if (!t->map[i].key)
 			continue;
-		for (h = map_hash(t->keys[i], cap); keys[h]; h = (h + 1) & (cap - 1))
+		for (h = map_hash(t->map[i].key, cap); map[h].key; h = (h + 1) & (cap - 1))
 			;
-		keys[h] = t->keys[i];
-		vals[h] = t->vals[i];
+		map[h] = t->map[i];
 	}
-	free(t->keys);
-	free(t->vals);
-	t->keys = keys;
-	t->vals = vals;
+	free(t->map);
+	t->map = map;
 	t->map_cap = cap;
 	return 0;
 }
@@ -180,9 +177,9 @@ static bool map_get(const struct dw_types *t, Dwarf_Off off, uint32_t *id)
 
 	if (!t->map_cap)
 		return false;
-	for (h = map_hash(key, t->map_cap); t->keys[h]; h = (h + 1) & (t->map_cap - 1)) {
-		if (t->keys[h] == key) {
-			*id = t->vals[h];
+	for (h = map_hash(key, t->map_cap); t->map[h].key; h = (h + 1) & (t->map_cap - 1)) {
+		if (t->map[h].key == key) {
+			*id = t->map[h].val;
 			return true;
 		}
 	}
@@ -200,14 +197,13 @@ static int map_put(struct dw_types *t, Dwarf_Off off, uint32_t id)
 		if (err)
 			return err;
 	}
-	for (h = map_hash(key, t->map_cap); t->keys[h]; h = (h + 1) & (t->map_cap - 1)) {
-		if (t->keys[h] == key) {
-			t->vals[h] = id;
+	for (h = map_hash(key, t->map_cap); t->map[h].key; h = (h + 1) & (t->map_cap - 1)) {
+		if (t->map[h].key == key) {
+			t->map[h].val = id;
 			return 0;
 		}
 	}
-	t->keys[h] = key;
-	t->vals[h] = id;
+	t->map[h] = (struct dw_map_slot){ key, id };
 	t->map_cnt++;
 	return 0;
 }
