@@ -1,15 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# module_bench.sh [BTFENC] [RUNS] - btfenc vs pahole -J on kernel modules,
-# split against the installed vmlinux (what kbuild runs once per module),
-# alternating runs, -j2 for both.  Prints, per module and in all, the
+# module_bench.sh [BTFENC] [RUNS] [REPS] - btfenc vs pahole -J on kernel
+# modules, split against the installed vmlinux (what kbuild runs once per
+# module), alternating runs, -j2 for both.  Prints, per module and in all, the
 # median wall time, CPU time (user+sys) and peak RSS of each and the
 # ratios.  The modules: the six of ../shared/reference, from 40 MB of
-# DWARF (xfs.ko, btrfs.ko) down to a few KB (crc7.ko).
+# DWARF (xfs.ko, btrfs.ko) down to a few KB (crc7.ko).  Each run times
+# REPS (default 10) encodes back to back, for a resolution below 1 ms.
 set -eu
 BTFENC=${1:-$(dirname "$0")/../build/btfenc}
 RUNS=${2:-3}
+REPS=${3:-10}
 V=${VMLINUX:-/usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64}
 M=${MODDIR:-/usr/lib/debug/lib/modules/6.1.0-57-cloud-amd64/kernel}
 MODS="fs/xfs/xfs.ko fs/btrfs/btrfs.ko net/ipv6/tunnel6.ko lib/crc7.ko
@@ -28,8 +30,8 @@ for m in $MODS; do
 	[ -r "$f" ] || { echo "no $f" >&2; exit 1; }
 	n=$(basename "$m" .ko)
 	for i in $(seq "$RUNS"); do
-		run "$T/$n.b" "$BTFENC" -J -j2 --btf_base "$V" --btf_encode_detached "$T/b.btf" "$f"
-		run "$T/$n.p" pahole -J -j2 --btf_base "$V" --btf_encode_detached "$T/p.btf" "$f"
+		run_rep "$T/$n.b" "$REPS" "$BTFENC" -J -j2 --btf_base "$V" --btf_encode_detached "$T/b.btf" "$f"
+		run_rep "$T/$n.p" "$REPS" pahole -J -j2 --btf_base "$V" --btf_encode_detached "$T/p.btf" "$f"
 	done
 	wb=$(median "$T/$n.b" 1) wp=$(median "$T/$n.p" 1)
 	cb=$(median "$T/$n.b" 2) cp=$(median "$T/$n.p" 2)

@@ -244,24 +244,6 @@ static int table_add(struct cand_table *tab, uint64_t h, uint32_t id)
 	return 0;
 }
 
-/* Room for @n entries without a rehash, the load factor kept. */
-static int table_reserve(struct cand_table *tab, size_t n)
-{
-	struct cand_slot *entries;
-	size_t slots = 2048;
-
-	if (tab->cnt || n <= 1024)
-		return 0;
-	while (slots < 2 * n)
-		slots *= 2;
-	entries = realloc(tab->entries, n * sizeof(*entries));
-	if (!entries)
-		return -ENOMEM;
-	tab->entries = entries;
-	tab->cap = n;
-	return table_rehash(tab, slots);
-}
-
 static void table_free(struct cand_table *tab)
 {
 	free(tab->entries);
@@ -851,27 +833,73 @@ static int type_hash(const struct dedup *d, const struct btf_type *t, uint64_t *
 	return -EINVAL;
 }
 
+/*
+ * Fills the empty table with the @n entries at tab->entries, in their
+ * order.  One slot write per entry at random would miss the cache each
+ * time (a vmlinux base: 95K entries, 4 MB of slots, twice per module);
+ * bucketed by their slot's top bits first, the writes sweep the slots
+ * once.  Entries of equal hash keep their order (one bucket, in order),
+ * which is all the lookups rely on.
+ */
+#define BULK_BUCKET_BITS 12
+
+static int table_fill(struct cand_table *tab, size_t n)
+{
+	size_t nr_slots = 2048, i, shift = 0, *start;
+	uint32_t *order;
+
+	while (nr_slots < 2 * n)
+		nr_slots *= 2;
+	while ((nr_slots >> shift) > (1u << BULK_BUCKET_BITS))
+		shift++;
+	start = calloc((1u << BULK_BUCKET_BITS) + 1, sizeof(*start));
+	order = malloc((n ? n : 1) * sizeof(*order));
+	tab->slots = calloc(nr_slots, sizeof(*tab->slots));
+	if (!start || !order || !tab->slots) {
+		free(start);
+		free(order);
+		return -ENOMEM;
+	}
+	/* Each page would fault twice: read (zero page), then written. */
+	btf_mem_populate(tab->slots, nr_slots * sizeof(*tab->slots));
+	tab->mask = nr_slots - 1;
+	tab->cnt = n;
+	for (i = 0; i < n; i++)
+		start[(slot_of(tab->entries[i].hash, tab->mask) >> shift) + 1]++;
+	for (i = 1; i <= (1u << BULK_BUCKET_BITS); i++)
+		start[i] += start[i - 1];
+	for (i = 0; i < n; i++)
+		order[start[slot_of(tab->entries[i].hash, tab->mask) >> shift]++] = i;
+	for (i = 0; i < n; i++)
+		slot_put(tab->slots, tab->mask, tab->entries[order[i]]);
+	free(start);
+	free(order);
+	return 0;
+}
+
+/* The base's types into the table, empty until now, all at once. */
 static int dedup_prep_base(struct dedup *d)
 {
+	struct cand_table *tab = &d->tab;
+	size_t n = 0;
 	uint32_t id;
 	uint64_t h;
 	int err;
 
-	/* A vmlinux base: 95K types, seven doublings saved. */
-	err = table_reserve(&d->tab, d->start_id);
-	if (err)
-		return err;
+	if (d->start_id <= 1)
+		return 0;
+	tab->entries = malloc(d->start_id * sizeof(*tab->entries));
+	if (!tab->entries)
+		return -ENOMEM;
+	tab->cap = d->start_id;
 	for (id = 1; id < d->start_id; id++) {
 		err = type_hash(d, tp(d, id), &h);
 		if (err < 0)
 			return err;
-		if (err)
-			continue;
-		err = table_add(&d->tab, h, id);
-		if (err)
-			return err;
+		if (!err)
+			tab->entries[n++] = (struct cand_slot){ h, id };
 	}
-	return 0;
+	return table_fill(tab, n);
 }
 
 /*

@@ -424,6 +424,46 @@ static void test_split_base(void)
 	btf__free(base);
 }
 
+/*
+ * A base too big for one bucket of the table's bulk fill (its 6000 INTs
+ * take 16K slots): every split type still finds its base twin, and of
+ * two equal base types the first is the one taken, as for types added
+ * one by one.
+ */
+#define BIG_BASE 6000
+
+static void test_big_base(void)
+{
+	struct btf *base = btf__new_empty(), *split;
+	uint32_t *map = NULL, i;
+	char name[32];
+	bool all = true;
+
+	for (i = 0; i < BIG_BASE; i++) {
+		snprintf(name, sizeof(name), "i%u", i);
+		ADD(btf__add_int(base, name, 4, 0));		/* [i + 1] */
+	}
+	ADD(btf__add_int(base, "dup", 8, 0));			/* [BIG_BASE + 1] */
+	ADD(btf__add_int(base, "dup", 8, 0));			/* [BIG_BASE + 2] */
+	split = btf__new_empty_split(base);
+	for (i = BIG_BASE; i-- > 0;) {
+		snprintf(name, sizeof(name), "i%u", i);
+		ADD(btf__add_int(split, name, 4, 0));
+	}
+	ADD(btf__add_int(split, "dup", 8, 0));
+	dedup_ok("big_base", split, &map);
+	CHECK(btf__type_cnt(split) == BIG_BASE + 3, "big_base: %u types left",
+	      btf__type_cnt(split));
+	for (i = 0; map && i < BIG_BASE; i++)
+		all &= map[i] == BIG_BASE - i;
+	CHECK(all, "big_base: a split INT not mapped to its base twin");
+	CHECK(map && map[BIG_BASE] == BIG_BASE + 1, "big_base: dup -> %u, expected %u",
+	      map ? map[BIG_BASE] : 0, BIG_BASE + 1);
+	free(map);
+	btf__free(split);
+	btf__free(base);
+}
+
 /* One or two types of every kind, all twice: the dedupable kinds collapse. */
 static void add_every_kind(struct btf *btf)
 {
@@ -704,6 +744,7 @@ int main(void)
 	test_loc_kinds();
 	test_locsec_kept();
 	test_split_base();
+	test_big_base();
 	test_every_kind();
 	test_deterministic();
 	test_in_place();
