@@ -129,13 +129,19 @@ struct btf_off_map {
 	uint64_t *slots;
 	size_t mask;
 	size_t cnt;
+	/* Lookups and misses so far; a map that mostly misses is dropped. */
+	size_t lookups;
+	size_t misses;
+	bool off;
 };
 void btf_off_map_free(struct btf_off_map *m);
 /*
  * btf_merge_btf() for @src split on a btf_new_str_base(): @base_map
  * keeps the offset in @dst of each base string merged so far, for the
  * next CU.  (An array with an entry per byte of vmlinux's .debug_str was
- * 14 MB at the decode's peak; the strings merged are 49K.)
+ * 14 MB at the decode's peak; the strings merged are 49K.)  Where most
+ * lookups miss (a module's .debug_str, which ld -r leaves unmerged),
+ * the map is dropped and every name is looked up by its bytes.
  */
 int btf_merge_btf_cached(struct btf *dst, const struct btf *src, struct btf_off_map *base_map);
 

@@ -42,3 +42,9 @@ set_tests_properties(btf_dump_bpftool_fixture btf_dump_bpftool_sys btf_dump_bpft
 # Errors of `btfenc dump`: status 1, nothing on stdout, one line naming the file.
 add_test(NAME btf_dump_cli
 	 COMMAND sh ${TESTS_DIR}/test_dump_cli.sh ${BTFENC_BIN} $<TARGET_FILE:test_roundtrip>)
+
+# The merge's names: .debug_str offsets, memo kept or dropped.
+add_executable(test_merge_names ${TESTS_DIR}/test_merge_names.c)
+target_include_directories(test_merge_names PRIVATE ${CMAKE_SOURCE_DIR}/btf)
+target_link_libraries(test_merge_names PRIVATE btfenc_btf)
+add_test(NAME btf_merge_names COMMAND test_merge_names)
