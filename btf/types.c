@@ -850,7 +850,7 @@ static int off_map_put(struct btf_off_map *m, uint32_t key, uint32_t val)
  * Counts a miss of @m; true when the map has just been dropped.  An offset
  * of xfs.ko's .debug_str is looked up ~1.1 times (457K strings, 24K
  * distinct): the map grew to 1M slots, missing the cache, and cost a
- * quarter of the module's CPU.  vmlinux's: 7.2M lookups, 49K misses.
+ * fifth of the module's CPU.  vmlinux's: 7.2M lookups, 49K misses.
  */
 static bool off_map_missed(struct btf_off_map *m)
 {
