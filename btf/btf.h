@@ -534,7 +534,10 @@ struct btf_dedup_opts {
  * Deduplicates the types @btf owns against themselves and its (unchanged)
  * base chain, with libbpf btf__dedup() semantics, extended to LOC_PARAM
  * (by kflag, size, payload), LOC_PROTO (by its id list) and LOCSEC (never
- * merged, references rewritten).  All-or-nothing.
+ * merged, references rewritten).  All-or-nothing.  The base's types, as
+ * candidates, are hashed once and kept with the base for the next dedup
+ * split on it (freed with it, or when it changes): two dedups split on
+ * one base must not run at the same time.
  */
 int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts);
 

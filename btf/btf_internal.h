@@ -105,7 +105,13 @@ struct btf {
 
 	/* btf_names_in(): names at these addresses are base strings. */
 	const char *names_lo, *names_hi;
+
+	/* dedup.c: this BTF's types as candidates for BTFs split on it. */
+	void *dedup_cands;
 };
+
+/* Frees what dedup.c keeps with @base (btf__free() calls it). */
+void btf_dedup_base_free(struct btf *base);
 
 /*
  * A BTF without types whose strings are "" and then the @len bytes at

@@ -121,6 +121,8 @@ struct dedup {
 	size_t hypot_cap;
 	/* The equivalence found would need a base FWD resolved: refuse it. */
 	bool hypot_adjust_canon;
+	/* Candidates: the base's (kept with the base: dedup_prep_base()), own. */
+	const struct cand_table *base_tab;
 	struct cand_table tab;
 	/* opts->keep_strings, and it applies: no string phase. */
 	bool keep_strs;
@@ -274,6 +276,42 @@ static uint32_t cand_next(const struct cand_table *tab, uint64_t h, size_t *pos)
 
 #define for_each_cand(tab, h, pos, id)                                                             \
 	for (pos = cand_first(tab, h); (id = cand_next(tab, h, &pos));)
+
+/*
+ * The candidates of a dedup: the base's, all inserted before any own
+ * type, then the own ones.  Iterating the two tables in that order is
+ * the insertion order of one table holding both.
+ */
+struct cand_iter {
+	const struct cand_table *tab[2];
+	unsigned int cur;
+	size_t pos;
+};
+
+static void cand_iter_init(struct cand_iter *it, const struct cand_table *base,
+			   const struct cand_table *own, uint64_t h)
+{
+	it->tab[0] = base;
+	it->tab[1] = own;
+	it->cur = base ? 0 : 1;
+	it->pos = cand_first(it->tab[it->cur], h);
+}
+
+static uint32_t cand_iter_next(struct cand_iter *it, uint64_t h)
+{
+	uint32_t id;
+
+	for (;;) {
+		id = cand_next(it->tab[it->cur], h, &it->pos);
+		if (id || it->cur)
+			return id;
+		it->cur = 1;
+		it->pos = cand_first(it->tab[1], h);
+	}
+}
+
+#define for_each_dedup_cand(d, h, it, id)                                                          \
+	for (cand_iter_init(&it, (d)->base_tab, &(d)->tab, h); (id = cand_iter_next(&it, h));)
 
 /* ---- signatures: hashes and comparisons on string-deduped records ---- */
 
@@ -624,6 +662,8 @@ static int dedup_init(struct dedup *d, struct btf *btf, bool in_place, bool ahea
 	size_t ids = btf__type_cnt(btf);
 	uint32_t id;
 
+	/* Its records are about to change: no BTF split on it may use them. */
+	btf_dedup_base_free(btf);
 	d->btf = btf;
 	d->start_id = btf->start_id;
 	d->done = d->str_done = d->start_id;
@@ -836,7 +876,7 @@ static int type_hash(const struct dedup *d, const struct btf_type *t, uint64_t *
 /*
  * Fills the empty table with the @n entries at tab->entries, in their
  * order.  One slot write per entry at random would miss the cache each
- * time (a vmlinux base: 95K entries, 4 MB of slots, twice per module);
+ * time (a vmlinux base: 95K entries, 4 MB of slots);
  * bucketed by their slot's top bits first, the writes sweep the slots
  * once.  Entries of equal hash keep their order (one bucket, in order),
  * which is all the lookups rely on.
@@ -877,10 +917,34 @@ static int table_fill(struct cand_table *tab, size_t n)
 	return 0;
 }
 
-/* The base's types into the table, empty until now, all at once. */
+/*
+ * The candidates among the base's types: a function of the base alone,
+ * so built once and kept with it (btf->dedup_cands) for every dedup of a
+ * BTF split on it: a module's encode runs two.  Rebuilt if the base has
+ * changed size since (types or members added).
+ */
+struct base_cands {
+	struct cand_table tab;
+	/* The base's size when built: types added since make it stale. */
+	uint32_t type_cnt;
+	size_t types_len;
+};
+
+void btf_dedup_base_free(struct btf *base)
+{
+	struct base_cands *bc = base->dedup_cands;
+
+	if (!bc)
+		return;
+	table_free(&bc->tab);
+	free(bc);
+	base->dedup_cands = NULL;
+}
+
 static int dedup_prep_base(struct dedup *d)
 {
-	struct cand_table *tab = &d->tab;
+	struct btf *base = d->btf->base;
+	struct base_cands *bc;
 	size_t n = 0;
 	uint32_t id;
 	uint64_t h;
@@ -888,18 +952,39 @@ static int dedup_prep_base(struct dedup *d)
 
 	if (d->start_id <= 1)
 		return 0;
-	tab->entries = malloc(d->start_id * sizeof(*tab->entries));
-	if (!tab->entries)
+	bc = base->dedup_cands;
+	if (bc && bc->type_cnt == d->start_id && bc->types_len == base->types_len)
+		goto done;
+	btf_dedup_base_free(base);
+	bc = calloc(1, sizeof(*bc));
+	if (!bc)
 		return -ENOMEM;
-	tab->cap = d->start_id;
+	bc->tab.entries = malloc(d->start_id * sizeof(*bc->tab.entries));
+	if (!bc->tab.entries) {
+		free(bc);
+		return -ENOMEM;
+	}
+	bc->tab.cap = d->start_id;
 	for (id = 1; id < d->start_id; id++) {
 		err = type_hash(d, tp(d, id), &h);
-		if (err < 0)
-			return err;
 		if (!err)
-			tab->entries[n++] = (struct cand_slot){ h, id };
+			bc->tab.entries[n++] = (struct cand_slot){ h, id };
+		else if (err < 0)
+			goto fail;
 	}
-	return table_fill(tab, n);
+	err = table_fill(&bc->tab, n);
+	if (err)
+		goto fail;
+	bc->type_cnt = d->start_id;
+	bc->types_len = base->types_len;
+	base->dedup_cands = bc;
+done:
+	d->base_tab = &bc->tab;
+	return 0;
+fail:
+	table_free(&bc->tab);
+	free(bc);
+	return err;
 }
 
 /*
@@ -1009,10 +1094,10 @@ static void enum_fwd_resolved(struct dedup *d, uint32_t fwd_id, uint32_t id)
 static uint32_t dedup_enum(struct dedup *d, uint32_t id, uint64_t h)
 {
 	struct btf_type *t = tp(d, id);
+	struct cand_iter it;
 	uint32_t cand_id;
-	size_t pos;
 
-	for_each_cand(&d->tab, h, pos, cand_id) {
+	for_each_dedup_cand(d, h, it, cand_id) {
 		struct btf_type *cand = tp(d, cand_id);
 
 		if (btf_kind(cand) != btf_kind(t))
@@ -1037,10 +1122,10 @@ static uint32_t find_equal(struct dedup *d, uint32_t id, uint64_t h,
 			   bool (*equal)(const struct btf_type *, const struct btf_type *))
 {
 	struct btf_type *t = tp(d, id);
+	struct cand_iter it;
 	uint32_t cand_id;
-	size_t pos;
 
-	for_each_cand(&d->tab, h, pos, cand_id)
+	for_each_dedup_cand(d, h, it, cand_id)
 		if (btf_kind(tp(d, cand_id)) == btf_kind(t) && equal(t, tp(d, cand_id)))
 			return cand_id;
 	return id;
@@ -1338,7 +1423,7 @@ static int dedup_struct_type(struct dedup *d, uint32_t id)
 {
 	struct btf_type *t;
 	uint32_t cand_id, new_id = id;
-	size_t pos;
+	struct cand_iter it;
 	uint64_t h;
 	int eq;
 
@@ -1346,7 +1431,7 @@ static int dedup_struct_type(struct dedup *d, uint32_t id)
 		return 0;
 	t = tp(d, id);
 	h = hash_struct(d, t);
-	for_each_cand(&d->tab, h, pos, cand_id) {
+	for_each_dedup_cand(d, h, it, cand_id) {
 		/* A FWD of colliding hash must not be picked (FWD <-> STRUCT loop). */
 		if (!shallow_equal_struct(t, tp(d, cand_id)))
 			continue;
@@ -1375,9 +1460,15 @@ static int dedup_struct_type(struct dedup *d, uint32_t id)
 static int dedup_resolve_fwds(struct dedup *d)
 {
 	struct cand_table names = {};
-	uint32_t id, cand_id, anon_nr = 0, anon_id = 0;
+	uint32_t id, cand_id, anon_nr = 0, anon_id = 0, first_fwd;
 	int err = 0;
 
+	/* Most modules leave none: then the base's structs need no table. */
+	for (first_fwd = d->start_id; first_fwd < d->type_cnt; first_fwd++)
+		if (d->kinds[first_fwd] == BTF_KIND_FWD && d->map[first_fwd] == first_fwd)
+			break;
+	if (first_fwd == d->type_cnt)
+		return 0;
 	/*
 	 * Anonymous ones are counted aside: in the table they would all
 	 * share one hash, and inserting thousands of them (a vmlinux base)
@@ -1396,7 +1487,7 @@ static int dedup_resolve_fwds(struct dedup *d)
 		}
 		err = table_add(&names, hmix(0, name_off), id);
 	}
-	for (id = d->start_id; id < d->type_cnt && !err; id++) {
+	for (id = first_fwd; id < d->type_cnt && !err; id++) {
 		const struct btf_type *t;
 		uint32_t found = anon_id, nr = anon_nr;
 		size_t pos;

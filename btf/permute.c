@@ -56,6 +56,8 @@ int btf__permute(struct btf *btf, const uint32_t *id_map)
 
 	if (err)
 		return err;
+	/* Ids move: what dedup.c kept of this BTF as a base no longer holds. */
+	btf_dedup_base_free(btf);
 	order = malloc((n + 1) * sizeof(*order));
 	offs = malloc((n + 1) * sizeof(*offs));
 	types = malloc(btf->types_len ? btf->types_len : 1);

@@ -66,6 +66,7 @@ int btf__set_layout(struct btf *btf, enum btf_loc_layout layout)
 		return -EINVAL;
 	uint32_t i;
 
+	btf_dedup_base_free(btf);
 	/* The standard kinds read the same in both layouts. */
 	for (i = 0; i < btf->nr_types && layout != btf->layout; i++)
 		if (btf_kind(btf__type_by_id(btf, btf->start_id + i)) >= BTF_KIND_LOC_PARAM)
@@ -83,6 +84,7 @@ void btf__free(struct btf *btf)
 {
 	if (!btf)
 		return;
+	btf_dedup_base_free(btf);
 	free(btf->layout_sec);
 	free(btf->types);
 	free(btf->type_offs);

@@ -464,6 +464,47 @@ static void test_big_base(void)
 	btf__free(base);
 }
 
+/*
+ * Two BTFs split on one base deduplicated in turn (a module's encode
+ * runs two dedups) share the base's candidates; a base changed in
+ * between, with no new type, must not be matched as it was.
+ */
+static void test_base_reused(void)
+{
+	struct btf *base = btf__new_empty(), *s1, *s2, *s3;
+
+	ADD(btf__add_int(base, "int", 4, BTF_INT_SIGNED));	/* [1] */
+	ADD(btf__add_struct(base, "s", 8));			/* [2] */
+	ADD(btf__add_field(base, "x", 1, 0, 0));
+
+	s1 = btf__new_empty_split(base);
+	ADD(btf__add_struct(s1, "s", 8));			/* [3] = [2] */
+	ADD(btf__add_field(s1, "x", 1, 0, 0));
+	dedup_ok("base_reused s1", s1, NULL);
+	CHECK(btf__type_cnt(s1) == 3, "base_reused s1: %u types", btf__type_cnt(s1));
+
+	s2 = btf__new_empty_split(base);
+	ADD(btf__add_int(s2, "int", 4, BTF_INT_SIGNED));	/* [3] = [1] */
+	ADD(btf__add_struct(s2, "s", 8));			/* [4] = [2] */
+	ADD(btf__add_field(s2, "x", 3, 0, 0));
+	dedup_ok("base_reused s2", s2, NULL);
+	CHECK(btf__type_cnt(s2) == 3, "base_reused s2: %u types", btf__type_cnt(s2));
+
+	/* "s" grows a member: same number of types, other candidates. */
+	ADD(btf__add_field(base, "y", 1, 32, 0));
+	s3 = btf__new_empty_split(base);
+	ADD(btf__add_struct(s3, "s", 8));			/* [3] = [2] */
+	ADD(btf__add_field(s3, "x", 1, 0, 0));
+	ADD(btf__add_field(s3, "y", 1, 32, 0));
+	dedup_ok("base_reused s3", s3, NULL);
+	CHECK(btf__type_cnt(s3) == 3, "base_reused s3: %u types, the changed base not seen",
+	      btf__type_cnt(s3));
+	btf__free(s3);
+	btf__free(s2);
+	btf__free(s1);
+	btf__free(base);
+}
+
 /* One or two types of every kind, all twice: the dedupable kinds collapse. */
 static void add_every_kind(struct btf *btf)
 {
@@ -745,6 +786,7 @@ int main(void)
 	test_locsec_kept();
 	test_split_base();
 	test_big_base();
+	test_base_reused();
 	test_every_kind();
 	test_deterministic();
 	test_in_place();
