@@ -7,7 +7,8 @@
  * it did not (each CU's own copy: ld -r, a module) drops it.  Either
  * way every merged name must read back right, a name must have one
  * offset however many copies it came from, and a name the base BTF has
- * must take the base's offset.
+ * must take the base's offset.  And a name a loaded string table holds
+ * twice is found at its first copy, as libbpf finds it.
  */
 #include "btf_internal.h"
 
@@ -121,8 +122,38 @@ out:
 	return dropped;
 }
 
+/* A raw BTF whose strings are "", "abc", "abc": one INT named by the second. */
+static void check_loaded_dup(void)
+{
+	static const char strs[] = "\0abc\0abc";
+	struct {
+		struct btf_header hdr;
+		struct btf_type t;
+		uint32_t enc;
+		char strs[sizeof(strs)];
+	} raw = {
+		.hdr = { BTF_MAGIC, 1, 0, sizeof(struct btf_header), 0, 16, 16, sizeof(strs) },
+		.t = { .name_off = 5, .info = BTF_KIND_INT << 24, .size = 4 },
+		.enc = 32,
+	};
+	struct btf *btf, *split;
+
+	memcpy(raw.strs, strs, sizeof(strs));
+	btf = btf__parse_raw(&raw, sizeof(raw), NULL, NULL);
+	CHECK(btf, "loaded dup: not parsed");
+	if (!btf)
+		return;
+	CHECK(btf__find_str(btf, "abc") == 1, "loaded dup: abc at %d, not its first copy",
+	      btf__find_str(btf, "abc"));
+	split = btf__new_empty_split(btf);
+	CHECK(split && btf__add_str(split, "abc") == 1, "loaded dup: a split gets another abc");
+	btf__free(split);
+	btf__free(btf);
+}
+
 int main(void)
 {
+	check_loaded_dup();
 	CHECK(merge_cus("merged .debug_str", 1) == 0, "merged .debug_str: the memo was dropped");
 	CHECK(merge_cus("unmerged .debug_str", NR_CUS) == 1,
 	      "unmerged .debug_str: the memo was kept");
