@@ -180,12 +180,37 @@ static int index_grow(struct strset *set)
 
 /* How far ahead the index is prefetched: a slot, then its string. */
 #define SLOT_AHEAD 16
-#define STR_AHEAD 8
+#define STR_AHEAD  8
+
+struct pending_str {
+	uint32_t off; /* in the table being added */
+	uint32_t len; /* without the NUL */
+	uint32_t hash;
+};
+
+/*
+ * Before the insert of @p[@i] of @nr: an insert into an index of a few
+ * MB misses the cache twice (slot, then string), so both are requested
+ * well before they are needed.
+ */
+static inline void prefetch_ahead(const struct strset *set, const struct pending_str *p, size_t i,
+				  size_t nr, size_t mask)
+{
+	const struct strset_slot *slot;
+
+	if (i + SLOT_AHEAD < nr)
+		__builtin_prefetch(&set->index[p[i + SLOT_AHEAD].hash & mask]);
+	if (i + STR_AHEAD < nr) {
+		slot = &set->index[p[i + STR_AHEAD].hash & mask];
+		if (slot->off1)
+			__builtin_prefetch(set->data + slot->off1 - 1);
+	}
+}
 
 /* Indexes every string of a loaded table; the first copy of a duplicate wins. */
 static int index_build(struct strset *set)
 {
-	struct { uint32_t off, hash; } *p = NULL;
+	struct pending_str *p = NULL;
 	size_t off = 0, nr = 0, cap = 0, i, mask;
 
 	/*
@@ -204,6 +229,7 @@ static int index_build(struct strset *set)
 			return -ENOMEM;
 		}
 		p[nr].off = off;
+		p[nr].len = n;
 		p[nr].hash = str_hash(set->data + off, n);
 		nr++;
 		off += n + 1;
@@ -218,13 +244,7 @@ static int index_build(struct strset *set)
 	for (i = 0; i < nr; i++) {
 		struct strset_slot *slot;
 
-		if (i + SLOT_AHEAD < nr)
-			__builtin_prefetch(&set->index[p[i + SLOT_AHEAD].hash & mask]);
-		if (i + STR_AHEAD < nr) {
-			slot = &set->index[p[i + STR_AHEAD].hash & mask];
-			if (slot->off1)
-				__builtin_prefetch(set->data + slot->off1 - 1);
-		}
+		prefetch_ahead(set, p, i, nr, mask);
 		slot = index_slot(set, set->data + p[i].off, p[i].hash);
 		if (!slot->off1) {
 			slot->off1 = p[i].off + 1;
@@ -285,12 +305,6 @@ long strset__add_str(struct strset *set, const char *s)
 		return slot->off1 - 1;
 	return append_str(set, slot, s, n, h);
 }
-
-struct pending_str {
-	uint32_t off;  /* in the table being added */
-	uint32_t len;  /* without the NUL */
-	uint32_t hash;
-};
 
 /* The strings of @src to add, with their hashes: from its index if it has one. */
 static int collect_strs(const struct strset *src, struct pending_str **out, size_t *nr_out)
@@ -358,18 +372,8 @@ int strset__add_all(struct strset *set, const struct strset *src, uint32_t *map)
 		struct strset_slot *slot;
 		long got;
 
-		/*
-		 * A merge looks up every string of a CU in a table of a few MB:
-		 * each lookup misses the cache twice (slot, then string), so
-		 * both are requested well before they are needed.
-		 */
-		if (i + SLOT_AHEAD < nr)
-			__builtin_prefetch(&set->index[p[i + SLOT_AHEAD].hash & mask]);
-		if (i + STR_AHEAD < nr) {
-			slot = &set->index[p[i + STR_AHEAD].hash & mask];
-			if (slot->off1)
-				__builtin_prefetch(set->data + slot->off1 - 1);
-		}
+		/* A merge looks up every string of a CU in a table of a few MB. */
+		prefetch_ahead(set, p, i, nr, mask);
 		slot = index_slot(set, tab + p[i].off, p[i].hash);
 		if (slot->off1) {
 			got = (long)slot->off1 - 1;

@@ -8,23 +8,12 @@
  * Every case checks the full selftest-dialect dump of the result.
  */
 #include "btf.h"
+#include "check.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 #define ADD(call)                                                                                  \
 	do {                                                                                       \
@@ -792,7 +781,5 @@ int main(void)
 	test_in_place();
 	test_failure();
 	test_ahead();
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	return failures ? 1 : 0;
+	return check_result();
 }

@@ -18,23 +18,12 @@
  *                                     every type dumps the same.
  */
 #include "btf.h"
+#include "check.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static void validate_raw(const char *what, const struct btf *btf, const char *const *exp,
 			 size_t nr_exp)
@@ -363,7 +352,5 @@ int main(int argc, char **argv)
 	test_round_trip();
 	test_relocate_failures();
 	test_distill_refuses();
-	if (failures)
-		fprintf(stderr, "%d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	return check_result();
 }

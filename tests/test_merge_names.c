@@ -11,22 +11,11 @@
  * twice is found at its first copy, as libbpf finds it.
  */
 #include "btf_internal.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                \
-	do {                                                            \
-		if (!(cond)) {                                          \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                   \
-			fputc('\n', stderr);                            \
-			failures++;                                     \
-		}                                                       \
-	} while (0)
 
 #define NR_CUS 40
 #define NR_NAMES 2000 /* per CU: 80K lookups, past the memo's first check */
@@ -157,7 +146,5 @@ int main(void)
 	CHECK(merge_cus("merged .debug_str", 1) == 0, "merged .debug_str: the memo was dropped");
 	CHECK(merge_cus("unmerged .debug_str", NR_CUS) == 1,
 	      "unmerged .debug_str: the memo was kept");
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	return failures ? 1 : 0;
+	return check_result();
 }

@@ -7,23 +7,12 @@
  * validates, and the validator rejects flags that disagree with vlen.
  */
 #include "btf_internal.h"
+#include "check.h"
 
 #include <byteswap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                \
-	do {                                                            \
-		if (!(cond)) {                                          \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                   \
-			fputc('\n', stderr);                            \
-			failures++;                                     \
-		}                                                       \
-	} while (0)
 
 /* The merged selftest's expected bpftool dump, one string per type. */
 static const char *const golden[] = {
