@@ -1078,6 +1078,14 @@ static void enum_fwd_resolved(struct dedup *d, uint32_t fwd_id, uint32_t id)
 {
 	uint32_t was = d->map[fwd_id];
 
+	/*
+	 * Another copy of the definition it resolves to: one run would
+	 * point it at this copy, which is that definition's duplicate, so
+	 * it resolves the same either way.  Rewinding for it made feeding
+	 * quadratic (a rewind per CU with the enum).
+	 */
+	if (was != fwd_id && equal_enum(tp(d, resolve_id(d, was)), tp(d, id)))
+		return;
 	if (was == fwd_id && !d->cp_set && !d->cp_lost) {
 		d->cp_set = true;
 		d->cp_from = d->run_from;
