@@ -302,7 +302,10 @@ struct btf;
 
 /* An empty base BTF (type 0 = void, string 0 = ""). */
 struct btf *btf__new_empty(void);
-/* An empty BTF split on @base; @base must outlive it and is not owned. */
+/*
+ * An empty BTF split on @base; @base must outlive it and is not owned,
+ * and gains no types or strings while it is split on.
+ */
 struct btf *btf__new_empty_split(struct btf *base);
 /* An empty base BTF whose location kinds use @layout. */
 struct btf *btf__new_empty_layout(enum btf_loc_layout layout);

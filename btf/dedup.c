@@ -121,7 +121,11 @@ struct dedup {
 	size_t hypot_cap;
 	/* The equivalence found would need a base FWD resolved: refuse it. */
 	bool hypot_adjust_canon;
-	/* Candidates: the base's (kept with the base: dedup_prep_base()), own. */
+	/*
+	 * Candidates: the base's (kept with the base: dedup_prep_base(); a
+	 * reference held, as the base may drop it meanwhile), own.
+	 */
+	struct base_cands *base_cands;
 	const struct cand_table *base_tab;
 	struct cand_table tab;
 	/* opts->keep_strings, and it applies: no string phase. */
@@ -541,8 +545,11 @@ static bool equal_loc_proto(const struct btf_type *a, const struct btf_type *b)
 
 /* ---- state ---- */
 
+static void base_cands_put(struct base_cands *bc);
+
 static void dedup_free(struct dedup *d)
 {
+	base_cands_put(d->base_cands);
 	if (!d->in_place)
 		free(d->types);
 	free(d->base_tp);
@@ -928,17 +935,28 @@ struct base_cands {
 	/* The base's size when built: types added since make it stale. */
 	uint32_t type_cnt;
 	size_t types_len;
+	/* The base's reference and each dedup's using it. */
+	unsigned int refs;
 };
 
+static void base_cands_put(struct base_cands *bc)
+{
+	if (!bc || --bc->refs)
+		return;
+	table_free(&bc->tab);
+	free(bc);
+}
+
+/*
+ * The base drops its table; a dedup still running on it keeps its
+ * reference (two dedups split on one base, at different base sizes).
+ */
 void btf_dedup_base_free(struct btf *base)
 {
 	struct base_cands *bc = base->dedup_cands;
 
-	if (!bc)
-		return;
-	table_free(&bc->tab);
-	free(bc);
 	base->dedup_cands = NULL;
+	base_cands_put(bc);
 }
 
 static int dedup_prep_base(struct dedup *d)
@@ -952,6 +970,9 @@ static int dedup_prep_base(struct dedup *d)
 
 	if (d->start_id <= 1)
 		return 0;
+	base_cands_put(d->base_cands);
+	d->base_cands = NULL;
+	d->base_tab = NULL;
 	bc = base->dedup_cands;
 	if (bc && bc->type_cnt == d->start_id && bc->types_len == base->types_len)
 		goto done;
@@ -959,6 +980,7 @@ static int dedup_prep_base(struct dedup *d)
 	bc = calloc(1, sizeof(*bc));
 	if (!bc)
 		return -ENOMEM;
+	bc->refs = 1;
 	bc->tab.entries = malloc(d->start_id * sizeof(*bc->tab.entries));
 	if (!bc->tab.entries) {
 		free(bc);
@@ -979,11 +1001,12 @@ static int dedup_prep_base(struct dedup *d)
 	bc->types_len = base->types_len;
 	base->dedup_cands = bc;
 done:
+	bc->refs++;
+	d->base_cands = bc;
 	d->base_tab = &bc->tab;
 	return 0;
 fail:
-	table_free(&bc->tab);
-	free(bc);
+	base_cands_put(bc);
 	return err;
 }
 

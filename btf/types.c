@@ -142,6 +142,8 @@ const struct btf_type *btf__type_by_id(const struct btf *btf, uint32_t id)
 
 struct btf_type *btf__type_by_id_mut(struct btf *btf, uint32_t id)
 {
+	/* The caller may change the record: a split dedup must not trust it. */
+	btf_dedup_base_free(btf);
 	if (id < btf->start_id || id - btf->start_id >= btf->nr_types)
 		return NULL;
 	return (struct btf_type *)((char *)btf->types + btf->type_offs[id - btf->start_id]);

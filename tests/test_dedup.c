@@ -494,6 +494,78 @@ static void test_base_reused(void)
 	btf__free(base);
 }
 
+/* A base record changed in place after a split dedup: the next one sees it. */
+static void test_base_changed_in_place(void)
+{
+	struct btf *base = btf__new_empty(), *s1, *s2;
+	struct btf_type *t;
+
+	ADD(btf__add_int(base, "int", 4, BTF_INT_SIGNED));	/* [1] */
+	ADD(btf__add_struct(base, "s", 8));			/* [2] */
+	ADD(btf__add_field(base, "x", 1, 0, 0));
+
+	s1 = btf__new_empty_split(base);
+	ADD(btf__add_struct(s1, "s", 8));			/* [3] = [2] */
+	ADD(btf__add_field(s1, "x", 1, 0, 0));
+	dedup_ok("base_changed s1", s1, NULL);
+	CHECK(btf__type_cnt(s1) == 3, "base_changed s1: %u types", btf__type_cnt(s1));
+
+	/* Same number of types, same bytes: only the record differs. */
+	t = btf__type_by_id_mut(base, 2);
+	CHECK(t, "base_changed: no mutable [2]");
+	if (t)
+		t->size = 16;
+	s2 = btf__new_empty_split(base);
+	ADD(btf__add_struct(s2, "s", 16));			/* [3] = [2] */
+	ADD(btf__add_field(s2, "x", 1, 0, 0));
+	dedup_ok("base_changed s2", s2, NULL);
+	CHECK(btf__type_cnt(s2) == 3, "base_changed s2: %u types, the changed [2] not seen",
+	      btf__type_cnt(s2));
+	btf__free(s2);
+	btf__free(s1);
+	btf__free(base);
+}
+
+/*
+ * A dedup fed ahead keeps the base's candidates it started with while
+ * the base drops them (here: a record fetched writable, unchanged) and
+ * another split dedup rebuilds them (ASan: a use after free).
+ */
+static void test_base_dropped_while_fed(void)
+{
+	struct btf_dedup_opts opts = { .in_place = true };
+	struct btf *base = btf__new_empty(), *s1, *s2;
+	struct btf_dedup *d1;
+	int err;
+
+	ADD(btf__add_int(base, "int", 4, BTF_INT_SIGNED));	/* [1] */
+	s1 = btf__new_empty_split(base);
+	d1 = btf_dedup_new(s1, &opts);
+	CHECK(d1, "dropped: no dedup for s1");
+	ADD(btf__add_int(s1, "int", 4, BTF_INT_SIGNED));	/* [2] = [1] */
+	ADD(btf__add_ptr(s1, 2));				/* [3] */
+	if (d1)
+		CHECK(!btf_dedup_feed(d1), "dropped: s1's first feed failed");
+
+	CHECK(btf__type_by_id_mut(base, 1), "dropped: no mutable [1]");
+	s2 = btf__new_empty_split(base);
+	ADD(btf__add_int(s2, "int", 4, BTF_INT_SIGNED));	/* [2] = [1] */
+	dedup_ok("dropped s2", s2, NULL);
+	CHECK(btf__type_cnt(s2) == 2, "dropped s2: %u types", btf__type_cnt(s2));
+
+	ADD(btf__add_int(s1, "int", 4, BTF_INT_SIGNED));	/* [4] = [1] */
+	ADD(btf__add_ptr(s1, 4));				/* [5] = [3] */
+	if (d1) {
+		CHECK(!btf_dedup_feed(d1), "dropped: s1's second feed failed");
+		err = btf_dedup_finish(d1, NULL);
+		CHECK(!err, "dropped: s1's finish: %d", err);
+		CHECK(btf__type_cnt(s1) == 3, "dropped s1: %u types", btf__type_cnt(s1));
+	}
+	btf__free(s2);
+	btf__free(s1);
+	btf__free(base);
+}
+
 /* One or two types of every kind, all twice: the dedupable kinds collapse. */
 static void add_every_kind(struct btf *btf)
 {
@@ -776,6 +848,8 @@ int main(void)
 	test_split_base();
 	test_big_base();
 	test_base_reused();
+	test_base_changed_in_place();
+	test_base_dropped_while_fed();
 	test_every_kind();
 	test_deterministic();
 	test_in_place();
