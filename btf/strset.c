@@ -306,14 +306,18 @@ long strset__add_str(struct strset *set, const char *s)
 	return append_str(set, slot, s, n, h);
 }
 
-/* The strings of @src to add, with their hashes: from its index if it has one. */
+/*
+ * The strings of @src to add, with their hashes: a builder's from its
+ * index; a loaded table's in offset order, indexed or not, so that the
+ * merged order never depends on how its index happened to be sized.
+ */
 static int collect_strs(const struct strset *src, struct pending_str **out, size_t *nr_out)
 {
 	const char *tab = src->data;
 	struct pending_str *p = NULL;
 	size_t nr = 0, cap = 0, off, i;
 
-	if (src->indexed) {
+	if (src->indexed && !src->maybe_dups) {
 		/* A builder's set: its index has every string and its hash. */
 		p = malloc((src->index_cnt ? src->index_cnt : 1) * sizeof(*p));
 		if (!p)

@@ -8,7 +8,8 @@
  * way every merged name must read back right, a name must have one
  * offset however many copies it came from, and a name the base BTF has
  * must take the base's offset.  And a name a loaded string table holds
- * twice is found at its first copy, as libbpf finds it.
+ * twice is found at its first copy, as libbpf finds it; a loaded BTF
+ * merges to the same bytes whether a lookup indexed its strings or not.
  */
 #include "btf_internal.h"
 #include "check.h"
@@ -140,9 +141,59 @@ static void check_loaded_dup(void)
 	btf__free(btf);
 }
 
+/* @n INTs "t0".."t<n-1>" written and loaded back: a file's BTF. */
+static struct btf *loaded_btf(unsigned int n)
+{
+	struct btf *built = btf__new_empty(), *btf = NULL;
+	void *raw = NULL;
+	size_t size = 0;
+	char name[16];
+	unsigned int i;
+
+	for (i = 0; built && i < n; i++) {
+		snprintf(name, sizeof(name), "t%u", i);
+		if (btf__add_int(built, name, 4, 0) < 0)
+			goto out;
+	}
+	if (built && !btf__write_raw(built, false, &raw, &size))
+		btf = btf__parse_raw(raw, size, NULL, NULL);
+out:
+	free(raw);
+	btf__free(built);
+	return btf;
+}
+
+static void check_merge_indexed(unsigned int n)
+{
+	struct btf *plain = loaded_btf(n), *indexed = loaded_btf(n);
+	struct btf *d1 = btf__new_empty(), *d2 = btf__new_empty();
+	void *r1 = NULL, *r2 = NULL;
+	size_t s1 = 0, s2 = 0;
+
+	CHECK(plain && indexed && d1 && d2, "merge indexed %u: setup failed", n);
+	if (!plain || !indexed || !d1 || !d2)
+		goto out;
+	CHECK(btf__find_str(indexed, "t1") > 0, "merge indexed %u: t1 not found", n);
+	CHECK(btf_merge_btf(d1, plain) == 1 && btf_merge_btf(d2, indexed) == 1,
+	      "merge indexed %u: merge failed", n);
+	CHECK(!btf__write_raw(d1, false, &r1, &s1) && !btf__write_raw(d2, false, &r2, &s2),
+	      "merge indexed %u: not written", n);
+	CHECK(s1 == s2 && r1 && r2 && !memcmp(r1, r2, s1),
+	      "merge indexed %u: the source's index changed the merged bytes", n);
+out:
+	free(r1);
+	free(r2);
+	btf__free(d2);
+	btf__free(d1);
+	btf__free(indexed);
+	btf__free(plain);
+}
+
 int main(void)
 {
 	check_loaded_dup();
+	check_merge_indexed(10);
+	check_merge_indexed(2047);
 	CHECK(merge_cus("merged .debug_str", 1) == 0, "merged .debug_str: the memo was dropped");
 	CHECK(merge_cus("unmerged .debug_str", NR_CUS) == 1,
 	      "unmerged .debug_str: the memo was kept");
