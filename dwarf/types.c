@@ -1118,7 +1118,7 @@ static int drain(struct dw_cu_ctx *ctx)
 {
 	struct dw_types *t = ctx->types;
 	struct dw_slot s;
-	int id;
+	int id = 0; /* nothing queued: nothing failed */
 
 	t->emitting = true;
 	while (t->next_emit < t->nr_slots) {
