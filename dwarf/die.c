@@ -58,6 +58,7 @@ struct dw_abbrev_info {
 	/* DW_AT_sibling's value: at this byte of the attributes, or -1 (none), -2 (varies). */
 	int32_t sib_pos;
 	int16_t sib_size; /* its fixed size, or SZ_ULEB */
+	bool signature;	  /* has DW_AT_signature: a stub of a type unit's type */
 };
 
 static int16_t form_size(const struct dw_reader *r, unsigned int form)
@@ -297,6 +298,7 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 	info->nr = 0;
 	info->children = dwarf_abbrevhaschildren(die->abbrev) == 1;
 	info->usable = true;
+	info->signature = false;
 	info->sib_pos = -1;
 	/*
 	 * Listed until libdw says there are no more: its attribute count
@@ -327,6 +329,8 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 			info->sib_pos = fixed >= 0 ? fixed : -2;
 			info->sib_size = s->size;
 		}
+		if (name == DW_AT_signature)
+			info->signature = true;
 		if (s->size == SZ_NONE || name > UINT16_MAX || form > UINT16_MAX)
 			info->usable = false;
 		if (s->size < 0)
@@ -538,6 +542,14 @@ Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int nam
 			return dwarf_attr(die, name, attr);
 	}
 	return NULL;
+}
+
+bool dw_has_signature(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	const unsigned char *p;
+	struct dw_abbrev_info *info = info_at(&ctx->rd, die, &p);
+
+	return info ? info->signature : dwarf_hasattr(die, DW_AT_signature) == 1;
 }
 
 int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute *, void *),

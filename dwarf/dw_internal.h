@@ -125,6 +125,8 @@ void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die);
 void dw_reader_free(struct dw_reader *r);
 int dw_child(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *child);
 int dw_sibling(struct dw_cu_ctx *ctx, Dwarf_Die *die);
+/* Whether @die has DW_AT_signature (a type unit's type stands in for it). */
+bool dw_has_signature(struct dw_cu_ctx *ctx, Dwarf_Die *die);
 Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,
 			 Dwarf_Attribute *attr);
 int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute *, void *),

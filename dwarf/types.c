@@ -336,6 +336,57 @@ static struct dw_slot *push_slot(struct dw_types *t, uint16_t nr_ids)
 	return s;
 }
 
+static int resolve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, int depth);
+
+/*
+ * The map's key for @die: its offset, and for a DIE of a DWARF 4 type
+ * unit (.debug_types, whose offsets restart at 0) a high bit, so that it
+ * cannot take the id of a .debug_info DIE at the same offset.
+ */
+static Dwarf_Off die_key(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	Dwarf_Half version;
+	uint8_t unit_type;
+
+	if (die->cu == ctx->rd.cu)
+		return off;
+	if (!dwarf_cu_info(die->cu, &version, &unit_type, NULL, NULL, NULL, NULL, NULL) &&
+	    version < 5 && unit_type == DW_UT_type)
+		off |= 1ull << 62;
+	return off;
+}
+
+/*
+ * gcc -fdebug-types-section leaves in the CU a stub with only
+ * DW_AT_signature where a type was moved to a type unit: the stub's id is
+ * the type's, decoded from the type unit.  0: not a stub.
+ */
+static int follow_signature(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die type;
+	int err;
+
+	if (!dw_has_signature(ctx, die) || !dw_attr(ctx, die, DW_AT_signature, &attr))
+		return 0;
+	if (depth > DW_MAX_LOOKTHROUGH) {
+		dw_log_die(ctx, die, "type signature cycle", false);
+		return -ELOOP;
+	}
+	if (!dwarf_formref_die(&attr, &type)) {
+		if (attr.form == DW_FORM_ref_sig8)
+			dw_log_die(ctx, die, "no type unit has this DW_AT_signature", true);
+		else
+			dw_log_die(ctx, die, "DW_AT_signature to nowhere", true);
+		return -EINVAL;
+	}
+	err = resolve(ctx, &type, id, depth + 1);
+	if (!err)
+		err = map_put(ctx->types, die_key(ctx, die), *id);
+	return err ? err : 1;
+}
+
 /* Gives @die its id(s) and queues it for emission; *@id = its own id. */
 static int reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 {
@@ -358,18 +409,20 @@ static int reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 	if (tag == DW_TAG_base_type && !t->int_off) {
 		name = dw_diename(ctx, die);
 		if (name && !strcmp(name, "int"))
-			t->int_off = dwarf_dieoffset(die) + 1;
+			t->int_off = die_key(ctx, die) + 1;
 	}
-	return map_put(t, dwarf_dieoffset(die), *id);
+	return map_put(t, die_key(ctx, die), *id);
 }
 
 int dw_types_reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
 	uint32_t id;
+	int err;
 
 	if (map_get(ctx->types, dwarf_dieoffset(die), &id))
 		return 0;
-	return reserve(ctx, die, &id);
+	err = follow_signature(ctx, die, &id, 0);
+	return err ? (err < 0 ? err : 0) : reserve(ctx, die, &id);
 }
 
 /* The id of the int arrays are indexed by, reserving a synthetic one. */
@@ -392,8 +445,6 @@ static int index_type_id(struct dw_cu_ctx *ctx, uint32_t *id)
 	return 0;
 }
 
-static int resolve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, int depth);
-
 /* Id of what @die's @name attribute refers to; void if it has none. */
 static int ref_id(struct dw_cu_ctx *ctx, Dwarf_Die *die, int name, uint32_t *id, int depth)
 {
@@ -412,14 +463,16 @@ static int ref_id(struct dw_cu_ctx *ctx, Dwarf_Die *die, int name, uint32_t *id,
 
 static int resolve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, int depth)
 {
-	Dwarf_Off off = dwarf_dieoffset(die);
+	Dwarf_Off off = die_key(ctx, die);
 	int tag, err;
 
 	if (map_get(ctx->types, off, id))
 		return 0;
 	tag = dwarf_tag(die);
-	if (dw_is_type_tag(tag))
-		return reserve(ctx, die, id);
+	if (dw_is_type_tag(tag)) {
+		err = follow_signature(ctx, die, id, depth);
+		return err ? (err < 0 ? err : 0) : reserve(ctx, die, id);
+	}
 	*id = 0;
 	if (tag == DW_TAG_atomic_type || tag == DW_TAG_immutable_type) {
 		if (depth > DW_MAX_LOOKTHROUGH) {
@@ -745,6 +798,11 @@ int dw_types_struct_end(struct dw_cu_ctx *ctx, Dwarf_Die *die, size_t mark, bool
 	if (map_get(t, dwarf_dieoffset(die), &id)) {
 		t->open.nr = mark;
 		return 0;
+	}
+	err = follow_signature(ctx, die, &id, 0);
+	if (err) {
+		t->open.nr = mark;
+		return err < 0 ? err : 0;
 	}
 	err = reserve(ctx, die, &id);
 	if (err)

@@ -13,6 +13,8 @@ if(TARGET btfenc_dwarf)
 		"gcc_O2_zlib|gcc|-g -O2 -gdwarf-5 -gz=zlib"
 		"gcc_shared|gcc|-g -O2 -gdwarf-5 -shared"
 		"gcc_shared_zlib|gcc|-g -O2 -gdwarf-5 -gz=zlib -shared"
+		"gcc_shared_tu4|gcc|-g -O2 -gdwarf-4 -fdebug-types-section -shared"
+		"gcc_shared_tu5|gcc|-g -O2 -gdwarf-5 -fdebug-types-section -shared"
 		"clang_O0_dw5|clang|-g -O0 -gdwarf-5"
 		"clang_O2_dw4|clang|-g -O2 -gdwarf-4"
 		"clang_O2_dw5|clang|-g -O2 -gdwarf-5")
@@ -62,7 +64,7 @@ if(TARGET btfenc_dwarf)
 		list(GET parts 1 vcc)
 		list(GET parts 2 vflags)
 		add_test(NAME die_reader_${vname}
-			COMMAND sh -c "command -v $2 >/dev/null || exit 77; mkdir -p $1 && case '$4' in *-shared*) extra='-fPIC -nostdlib';; *) extra=-c;; esac && $2 $4 $extra -o $1/$3.o ${TESTS_DIR}/fixtures/types/types.c && exec $0 $1/$3.o"
+			COMMAND sh -c "command -v $2 >/dev/null || exit 77; mkdir -p $1 && case \"$4\" in *-shared*) extra='-fPIC -nostdlib';; *) extra=-c;; esac && $2 $4 $extra -o $1/$3.o ${TESTS_DIR}/fixtures/types/types.c && exec $0 $1/$3.o"
 				$<TARGET_FILE:test_die_reader> ${DIE_READER_OUT} ${vcc} ${vname} "${vflags}")
 		set_tests_properties(die_reader_${vname} PROPERTIES SKIP_RETURN_CODE 77)
 	endforeach()
@@ -79,3 +81,10 @@ if(TARGET btfenc_dwarf)
 	add_executable(dw_decode_bench ${TESTS_DIR}/tools/dw_decode_bench.c)
 	target_link_libraries(dw_decode_bench PRIVATE btfenc_dwarf btfenc_btf)
 endif()
+
+# Type units (gcc -fdebug-types-section, DWARF 4 and 5): the same BTF as
+# without them.
+add_test(NAME type_units
+	COMMAND ${TESTS_DIR}/type_units.sh ${BTFENC_BIN} $<TARGET_FILE:btf_dedup_tool>
+		${CMAKE_CURRENT_BINARY_DIR}/type_units)
+set_tests_properties(type_units PROPERTIES SKIP_RETURN_CODE 77)
