@@ -458,19 +458,35 @@ static void test_big_base(void)
  * runs two dedups) share the base's candidates; a base changed in
  * between, with no new type, must not be matched as it was.
  */
-static void test_base_reused(void)
+/* A base of int [1] and struct s { int x; } [2], 8 bytes. */
+static struct btf *base_with_s(void)
 {
-	struct btf *base = btf__new_empty(), *s1, *s2, *s3;
+	struct btf *base = btf__new_empty();
 
 	ADD(btf__add_int(base, "int", 4, BTF_INT_SIGNED));	/* [1] */
 	ADD(btf__add_struct(base, "s", 8));			/* [2] */
 	ADD(btf__add_field(base, "x", 1, 0, 0));
+	return base;
+}
 
-	s1 = btf__new_empty_split(base);
-	ADD(btf__add_struct(s1, "s", 8));			/* [3] = [2] */
-	ADD(btf__add_field(s1, "x", 1, 0, 0));
-	dedup_ok("base_reused s1", s1, NULL);
-	CHECK(btf__type_cnt(s1) == 3, "base_reused s1: %u types", btf__type_cnt(s1));
+/* A split of @base with struct s { int x; } of @size, which must merge into [2]. */
+static struct btf *dedup_split_s(struct btf *base, const char *what, uint32_t size)
+{
+	struct btf *split = btf__new_empty_split(base);
+
+	ADD(btf__add_struct(split, "s", size));			/* [3] = [2] */
+	ADD(btf__add_field(split, "x", 1, 0, 0));
+	dedup_ok(what, split, NULL);
+	CHECK(btf__type_cnt(split) == 3, "%s: %u types, s not merged into the base's",
+	      what, btf__type_cnt(split));
+	return split;
+}
+
+static void test_base_reused(void)
+{
+	struct btf *base = base_with_s(), *s1, *s2, *s3;
+
+	s1 = dedup_split_s(base, "base_reused s1", 8);
 
 	s2 = btf__new_empty_split(base);
 	ADD(btf__add_int(s2, "int", 4, BTF_INT_SIGNED));	/* [3] = [1] */
@@ -497,30 +513,16 @@ static void test_base_reused(void)
 /* A base record changed in place after a split dedup: the next one sees it. */
 static void test_base_changed_in_place(void)
 {
-	struct btf *base = btf__new_empty(), *s1, *s2;
+	struct btf *base = base_with_s(), *s1, *s2;
 	struct btf_type *t;
 
-	ADD(btf__add_int(base, "int", 4, BTF_INT_SIGNED));	/* [1] */
-	ADD(btf__add_struct(base, "s", 8));			/* [2] */
-	ADD(btf__add_field(base, "x", 1, 0, 0));
-
-	s1 = btf__new_empty_split(base);
-	ADD(btf__add_struct(s1, "s", 8));			/* [3] = [2] */
-	ADD(btf__add_field(s1, "x", 1, 0, 0));
-	dedup_ok("base_changed s1", s1, NULL);
-	CHECK(btf__type_cnt(s1) == 3, "base_changed s1: %u types", btf__type_cnt(s1));
-
+	s1 = dedup_split_s(base, "base_changed s1", 8);
 	/* Same number of types, same bytes: only the record differs. */
 	t = btf__type_by_id_mut(base, 2);
 	CHECK(t, "base_changed: no mutable [2]");
 	if (t)
 		t->size = 16;
-	s2 = btf__new_empty_split(base);
-	ADD(btf__add_struct(s2, "s", 16));			/* [3] = [2] */
-	ADD(btf__add_field(s2, "x", 1, 0, 0));
-	dedup_ok("base_changed s2", s2, NULL);
-	CHECK(btf__type_cnt(s2) == 3, "base_changed s2: %u types, the changed [2] not seen",
-	      btf__type_cnt(s2));
+	s2 = dedup_split_s(base, "base_changed s2 (16 bytes)", 16);
 	btf__free(s2);
 	btf__free(s1);
 	btf__free(base);
