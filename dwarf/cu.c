@@ -335,7 +335,7 @@ static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
 			f->flags |= param_loc_flags(ctx, &child, slot);
 		/* A 9..16-byte value takes two argument registers. */
 		size = 0;
-		slot += p.type && dwarf_aggregate_size(&type, &size) == 0 && size > 8 &&
+		slot += p.type && dw_type_size(ctx, &type, &size) == 0 && size > 8 &&
 				size <= 16 ? 2 : 1;
 		err = add_decl_tags(ctx, &decl, f->nr_params, &f->nr_tags);
 		if (err)
@@ -461,7 +461,7 @@ static int decode_var(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	err = type_of(ctx, die, &v.type, &type);
 	if (err)
 		return err;
-	if (v.type && dwarf_aggregate_size(&type, &size) == 0)
+	if (v.type && dw_type_size(ctx, &type, &size) == 0)
 		v.size = size;
 	v.has_addr = var_addr(ctx, die, &v.addr);
 	v.external = flag_integrate(ctx, die, DW_AT_external);

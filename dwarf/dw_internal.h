@@ -125,6 +125,14 @@ void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die);
 void dw_reader_free(struct dw_reader *r);
 int dw_child(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *child);
 int dw_sibling(struct dw_cu_ctx *ctx, Dwarf_Die *die);
+/*
+ * dwarf_peel_type() and dwarf_aggregate_size() that also look through the
+ * stubs gcc -fdebug-types-section leaves for types it moved to type units
+ * (libdw stops there): behind typedefs and qualifiers, as array elements.
+ * 0 or -1, as libdw's.
+ */
+int dw_peel_type(struct dw_cu_ctx *ctx, Dwarf_Die *t);
+int dw_type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t, Dwarf_Word *size);
 /* Whether @die has DW_AT_signature (a type unit's type stands in for it). */
 bool dw_has_signature(struct dw_cu_ctx *ctx, Dwarf_Die *die);
 Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,

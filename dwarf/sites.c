@@ -174,7 +174,7 @@ static int type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t)
 			size = ctx->addr_size;
 		break;
 	default:
-		if (dwarf_aggregate_size(t, &size) != 0)
+		if (dw_type_size(ctx, t, &size) != 0)
 			size = 0;
 	}
 	return size <= INT8_MAX ? (int)size : INT8_MAX + 1;
@@ -223,7 +223,7 @@ static int value_size(struct dw_cu_ctx *ctx, Dwarf_Die *param)
 	int size;
 
 	if (!dwarf_attr_integrate(param, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t) ||
-	    dwarf_peel_type(&t, &t) != 0)
+	    dw_peel_type(ctx, &t) != 0)
 		return 0;
 	size = type_size(ctx, &t);
 	if (dwarf_tag(&t) == DW_TAG_base_type)

@@ -1083,6 +1083,56 @@ static uint64_t subrange_count(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	return upper >= lower ? upper - lower + 1 : 0;
 }
 
+/* ---- sizes through type-unit stubs ---- */
+
+int dw_peel_type(struct dw_cu_ctx *ctx, Dwarf_Die *t)
+{
+	Dwarf_Attribute attr;
+	int i;
+
+	for (i = 0; i < DW_MAX_LOOKTHROUGH; i++) {
+		if (dwarf_peel_type(t, t) != 0)
+			return -1;
+		if (!dw_has_signature(ctx, t))
+			return 0;
+		if (!dw_attr(ctx, t, DW_AT_signature, &attr) || !dwarf_formref_die(&attr, t))
+			return -1;
+	}
+	return -1;
+}
+
+static int type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t, Dwarf_Word *size, int depth)
+{
+	Dwarf_Die p = *t, elem, child;
+	Dwarf_Attribute attr;
+	Dwarf_Word esize;
+	uint64_t n = 1;
+
+	if (dwarf_aggregate_size(t, size) == 0)
+		return 0;
+	/* libdw stops at a stub: behind a typedef or qualifier, or as the element. */
+	if (depth > DW_MAX_LOOKTHROUGH || dw_peel_type(ctx, &p) != 0)
+		return -1;
+	if (dwarf_tag(&p) != DW_TAG_array_type)
+		return dwarf_aggregate_size(&p, size);
+	if (!dw_attr(ctx, &p, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &elem) ||
+	    type_size(ctx, &elem, &esize, depth + 1) != 0)
+		return -1;
+	if (dw_child(ctx, &p, &child) == 0) {
+		do {
+			if (dwarf_tag(&child) == DW_TAG_subrange_type)
+				n *= subrange_count(ctx, &child);
+		} while (dw_sibling(ctx, &child) == 0);
+	}
+	*size = n * esize;
+	return 0;
+}
+
+int dw_type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t, Dwarf_Word *size)
+{
+	return type_size(ctx, t, size, 0);
+}
+
 /* pahole flattens int a[2][3] into one ARRAY of 6 ints. */
 static int emit_array(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
