@@ -135,12 +135,6 @@ static int type_of(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, Dwarf_Di
 		dw_log_die(ctx, die, "type reference to nowhere", true);
 		return -EINVAL;
 	}
-	/* A type unit's stub: its size and kind are the type's, over there. */
-	if (dw_has_signature(ctx, t) &&
-	    (!dw_attr(ctx, t, DW_AT_signature, &attr) || !dwarf_formref_die(&attr, t))) {
-		dw_log_die(ctx, die, "no type unit has the type's DW_AT_signature", true);
-		return -EINVAL;
-	}
 	return dw_type_id(ctx, t, id);
 }
 

@@ -544,12 +544,18 @@ Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int nam
 	return NULL;
 }
 
-bool dw_has_signature(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+int dw_signature_type(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type)
 {
 	const unsigned char *p;
 	struct dw_abbrev_info *info = info_at(&ctx->rd, die, &p);
+	Dwarf_Attribute attr;
 
-	return info ? info->signature : dwarf_hasattr(die, DW_AT_signature) == 1;
+	/* The abbreviation's flag: most DIEs are answered without a lookup. */
+	if (info ? !info->signature : dwarf_hasattr(die, DW_AT_signature) != 1)
+		return 0;
+	if (!dw_attr(ctx, die, DW_AT_signature, &attr))
+		return 0;
+	return dwarf_formref_die(&attr, type) ? 1 : -1;
 }
 
 int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute *, void *),

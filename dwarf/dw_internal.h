@@ -133,8 +133,11 @@ int dw_sibling(struct dw_cu_ctx *ctx, Dwarf_Die *die);
  */
 int dw_peel_type(struct dw_cu_ctx *ctx, Dwarf_Die *t);
 int dw_type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t, Dwarf_Word *size);
-/* Whether @die has DW_AT_signature (a type unit's type stands in for it). */
-bool dw_has_signature(struct dw_cu_ctx *ctx, Dwarf_Die *die);
+/*
+ * For a stub with DW_AT_signature, the type-unit DIE it stands for in
+ * *@type (which may be @die): 1, -1 if no unit has it; 0 for any other DIE.
+ */
+int dw_signature_type(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type);
 Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,
 			 Dwarf_Attribute *attr);
 int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute *, void *),

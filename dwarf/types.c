@@ -364,22 +364,17 @@ static Dwarf_Off die_key(struct dw_cu_ctx *ctx, Dwarf_Die *die)
  */
 static int follow_signature(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, int depth)
 {
-	Dwarf_Attribute attr;
 	Dwarf_Die type;
-	int err;
+	int err = dw_signature_type(ctx, die, &type);
 
-	if (!dw_has_signature(ctx, die) || !dw_attr(ctx, die, DW_AT_signature, &attr))
-		return 0;
+	if (err <= 0) {
+		if (err)
+			dw_log_die(ctx, die, "no type unit has this DW_AT_signature", true);
+		return err ? -EINVAL : 0;
+	}
 	if (depth > DW_MAX_LOOKTHROUGH) {
 		dw_log_die(ctx, die, "type signature cycle", false);
 		return -ELOOP;
-	}
-	if (!dwarf_formref_die(&attr, &type)) {
-		if (attr.form == DW_FORM_ref_sig8)
-			dw_log_die(ctx, die, "no type unit has this DW_AT_signature", true);
-		else
-			dw_log_die(ctx, die, "DW_AT_signature to nowhere", true);
-		return -EINVAL;
 	}
 	err = resolve(ctx, &type, id, depth + 1);
 	if (!err)
@@ -1083,30 +1078,42 @@ static uint64_t subrange_count(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	return upper >= lower ? upper - lower + 1 : 0;
 }
 
+/* Elements of array @die, its dimensions multiplied (0: one is unknown). */
+static uint64_t array_nelems(struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	uint64_t nelems = 1;
+	Dwarf_Die child;
+
+	if (dw_child(ctx, die, &child) == 0) {
+		do {
+			if (dwarf_tag(&child) == DW_TAG_subrange_type)
+				nelems *= subrange_count(ctx, &child);
+		} while (dw_sibling(ctx, &child) == 0);
+	}
+	return nelems;
+}
+
 /* ---- sizes through type-unit stubs ---- */
 
 int dw_peel_type(struct dw_cu_ctx *ctx, Dwarf_Die *t)
 {
-	Dwarf_Attribute attr;
-	int i;
+	int i, sig;
 
 	for (i = 0; i < DW_MAX_LOOKTHROUGH; i++) {
 		if (dwarf_peel_type(t, t) != 0)
 			return -1;
-		if (!dw_has_signature(ctx, t))
-			return 0;
-		if (!dw_attr(ctx, t, DW_AT_signature, &attr) || !dwarf_formref_die(&attr, t))
-			return -1;
+		sig = dw_signature_type(ctx, t, t);
+		if (sig <= 0)
+			return sig;
 	}
 	return -1;
 }
 
 static int type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t, Dwarf_Word *size, int depth)
 {
-	Dwarf_Die p = *t, elem, child;
+	Dwarf_Die p = *t, elem;
 	Dwarf_Attribute attr;
 	Dwarf_Word esize;
-	uint64_t n = 1;
 
 	if (dwarf_aggregate_size(t, size) == 0)
 		return 0;
@@ -1118,13 +1125,7 @@ static int type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t, Dwarf_Word *size, int 
 	if (!dw_attr(ctx, &p, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &elem) ||
 	    type_size(ctx, &elem, &esize, depth + 1) != 0)
 		return -1;
-	if (dw_child(ctx, &p, &child) == 0) {
-		do {
-			if (dwarf_tag(&child) == DW_TAG_subrange_type)
-				n *= subrange_count(ctx, &child);
-		} while (dw_sibling(ctx, &child) == 0);
-	}
-	*size = n * esize;
+	*size = array_nelems(ctx, &p) * esize;
 	return 0;
 }
 
@@ -1137,8 +1138,7 @@ int dw_type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t, Dwarf_Word *size)
 static int emit_array(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
 	uint32_t elem, index;
-	uint64_t nelems = 1;
-	Dwarf_Die child;
+	uint64_t nelems;
 	int err;
 
 	err = ref_id(ctx, die, DW_AT_type, &elem, 0);
@@ -1146,12 +1146,7 @@ static int emit_array(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 		err = index_type_id(ctx, &index);
 	if (err)
 		return err;
-	if (dw_child(ctx, die, &child) == 0) {
-		do {
-			if (dwarf_tag(&child) == DW_TAG_subrange_type)
-				nelems *= subrange_count(ctx, &child);
-		} while (dw_sibling(ctx, &child) == 0);
-	}
+	nelems = array_nelems(ctx, die);
 	if (nelems > UINT32_MAX) {
 		dw_log_die(ctx, die, "array too large for BTF", false);
 		return -E2BIG;
