@@ -622,11 +622,12 @@ static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
 		return err;
 	}
 	dw_reader_init(&ctx->rd, ctx->file, &ctx->cu_die);
+	if (ctx->types)
+		dw_types_reset(ctx->types);
 	name = dw_diename(ctx, &ctx->cu_die);
 	cu->name = strdup(name ? name : "");
 	cu->btf = str_btf(ctx);
 	cu->names = btf__new_empty();
-	ctx->types = dw_types_new();
 	if (!cu->name || !cu->btf || !cu->names || !ctx->types)
 		return -ENOMEM;
 	btf__set_pointer_size(cu->btf, dw_file_pointer_size(ctx->file));
@@ -639,10 +640,15 @@ static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
 int dw_cu_decode(struct dw_file *f, uint32_t idx, const struct dw_opts *opts, struct dw_cu *cu,
 		 const struct btf_log *log)
 {
+	struct dw_scratch *s = dw_file_scratch(f);
 	struct dw_cu_ctx ctx = { .file = f, .cu = cu, .opts = opts, .log = log };
-	struct dw_walk w = { .ctx = &ctx };
+	struct dw_walk w = { .ctx = &ctx, .items = s->items, .items_cap = s->items_cap };
 	int err;
 
+	if (!s->types)
+		s->types = dw_types_new();
+	ctx.types = s->types;
+	ctx.rd = s->rd;
 	err = cu_setup(&ctx, idx);
 	if (err)
 		goto out;
@@ -658,10 +664,18 @@ int dw_cu_decode(struct dw_file *f, uint32_t idx, const struct dw_opts *opts, st
 	if (!err)
 		err = dw_types_finish(&ctx);
 out:
-	free(w.items);
-	dw_types_free(ctx.types);
-	dw_reader_free(&ctx.rd);
+	s->items = w.items;
+	s->items_cap = w.items_cap;
+	s->rd = ctx.rd;
 	return err;
+}
+
+void dw_scratch_free(struct dw_scratch *s)
+{
+	dw_types_free(s->types);
+	dw_reader_free(&s->rd);
+	free(s->items);
+	memset(s, 0, sizeof(*s));
 }
 
 void dw_cu_release(struct dw_cu *cu)

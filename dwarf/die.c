@@ -224,8 +224,16 @@ void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die)
 	const unsigned char *lo, *hi, *start;
 	uint8_t addr_size, offset_size;
 	Dwarf_Half version;
+	struct dw_reader keep = *r;
 
+	/* The arrays of the last unit read (if any) are reused, emptied. */
+	if (keep.infos)
+		memset(keep.infos, 0, keep.nr_infos * sizeof(*keep.infos));
 	memset(r, 0, sizeof(*r));
+	r->infos = keep.infos;
+	r->nr_infos = keep.nr_infos;
+	r->specs = keep.specs;
+	r->specs_cap = keep.specs_cap;
 	/* Only the host's byte order is read here; the rest goes to libdw. */
 	if (!ident ||
 	    ident[EI_DATA] != (__BYTE_ORDER == __LITTLE_ENDIAN ? ELFDATA2LSB : ELFDATA2MSB))

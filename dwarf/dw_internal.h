@@ -90,6 +90,20 @@ struct dw_sub_memo {
 	Dwarf_Off lo, hi;
 };
 struct dw_sub_memo *dw_file_sub_memo(struct dw_file *f);
+/*
+ * cu.c's working memory, kept with the handle (one thread uses a handle)
+ * from CU to CU: a worker decodes hundreds, and growing these afresh for
+ * each cost reallocs and page faults.  file.c frees it with the handle.
+ */
+struct dw_deferred;
+struct dw_scratch {
+	struct dw_types *types;
+	struct dw_reader rd;
+	struct dw_deferred *items;
+	size_t items_cap;
+};
+struct dw_scratch *dw_file_scratch(struct dw_file *f);
+void dw_scratch_free(struct dw_scratch *s);
 Dwarf_CFI *dw_file_eh_cfi(struct dw_file *f);
 
 /*
@@ -119,7 +133,8 @@ int dw_file_cu_die(struct dw_file *f, uint32_t idx, Dwarf **dw, Dwarf_Die *cudie
  * die.c: for DIEs of ctx's CU, what libdw's dwarf_child(), dwarf_siblingof()
  * (on @die itself), dwarf_attr(), dwarf_getattrs() (0 or -1),
  * dwarf_attr_integrate() and dwarf_diename() give, without libdw's
- * rescans; anything else is passed to those.
+ * rescans; anything else is passed to those.  dw_reader_init() takes a
+ * zeroed reader, or one a unit before used (its memory is reused).
  */
 void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die);
 void dw_reader_free(struct dw_reader *r);
@@ -183,6 +198,8 @@ void dw_log_die(struct dw_cu_ctx *ctx, Dwarf_Die *die, const char *what, bool li
  */
 struct dw_types *dw_types_new(void);
 void dw_types_free(struct dw_types *t);
+/* Empties @t for the next CU, keeping its memory. */
+void dw_types_reset(struct dw_types *t);
 int dw_types_reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die);
 int dw_types_encode(struct dw_cu_ctx *ctx);
 int dw_types_finish(struct dw_cu_ctx *ctx);

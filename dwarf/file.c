@@ -40,6 +40,7 @@ struct dw_file {
 	/* .debug_info (die.c's bounds) and .debug_str as libdw reads them. */
 	struct dw_bytes info, str;
 	struct dw_sub_memo sub_memo;
+	struct dw_scratch scratch;
 	Dwarf_Off *cu_offs; /* DIE offset of each CU's unit DIE */
 	uint32_t nr_cus;
 	size_t cus_cap;
@@ -411,6 +412,7 @@ void dw_file_close(struct dw_file *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->cu_offs);
+	dw_scratch_free(&f->scratch);
 	free(f);
 }
 
@@ -708,4 +710,9 @@ Dwarf_CFI *dw_file_eh_cfi(struct dw_file *f)
 struct dw_sub_memo *dw_file_sub_memo(struct dw_file *f)
 {
 	return &f->sub_memo;
+}
+
+struct dw_scratch *dw_file_scratch(struct dw_file *f)
+{
+	return &f->scratch;
 }

@@ -88,3 +88,8 @@ add_test(NAME type_units
 	COMMAND ${TESTS_DIR}/type_units.sh ${BTFENC_BIN} $<TARGET_FILE:btf_dedup_tool>
 		${CMAKE_CURRENT_BINARY_DIR}/type_units)
 set_tests_properties(type_units PROPERTIES SKIP_RETURN_CODE 77)
+
+# Classes nested in classes (C++): each struct gets exactly its own members.
+add_test(NAME nested_types
+	COMMAND sh ${TESTS_DIR}/nested_types.sh ${BTFENC_BIN} ${CMAKE_CURRENT_BINARY_DIR}/nested_types)
+set_tests_properties(nested_types PROPERTIES SKIP_RETURN_CODE 77)
