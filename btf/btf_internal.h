@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <string.h>
 
 /* Largest string offset and type id the format can hold. */
 #define BTF_MAX_STR_OFFSET 0x7fffffffu
@@ -24,11 +25,37 @@ void *btf_add_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size
  * spare capacity: that stays untouched, so not resident.  For the big
  * arrays (a vmlinux's 3.3M types: 48 MB less).
  */
-void *btf_reserve_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
-		      size_t add_cnt);
-/* The same without zeroing, for a caller that writes every byte it gets. */
-void *btf_grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
-		   size_t add_cnt);
+static inline void *btf_reserve_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt,
+				    size_t max_cnt, size_t add_cnt);
+/*
+ * The same without zeroing, for a caller that writes every byte it gets.
+ * Both are inline: a vmlinux decode appends ~20M records (a member, a
+ * type, an abbreviation's attribute) one at a time; with room left, that
+ * is an addition and, at a constant size, a few stores instead of two
+ * calls.  btf_grow_mem_slow() grows the capacity.
+ */
+void *btf_grow_mem_slow(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
+			size_t add_cnt);
+
+static inline void *btf_grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt,
+				 size_t max_cnt, size_t add_cnt)
+{
+	size_t need = cur_cnt + add_cnt;
+
+	if (need <= *cap && need >= cur_cnt && need <= max_cnt)
+		return (char *)*data + cur_cnt * elem_sz;
+	return btf_grow_mem_slow(data, cap, elem_sz, cur_cnt, max_cnt, add_cnt);
+}
+
+static inline void *btf_reserve_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt,
+				    size_t max_cnt, size_t add_cnt)
+{
+	char *p = btf_grow_mem(data, cap, elem_sz, cur_cnt, max_cnt, add_cnt);
+
+	if (p)
+		memset(p, 0, add_cnt * elem_sz);
+	return p;
+}
 
 /* Maps the pages of [@p, @p + @len) for writing, in one call. */
 void btf_mem_populate(void *p, size_t len);
@@ -170,8 +197,14 @@ void btf_reserve_types(struct btf *btf, size_t bytes);
  * btf__add_btf() when either side is split BTF.
  */
 int btf_merge_btf(struct btf *dst, const struct btf *src);
-/* Reserves @size bytes for a new record at the end of the type data. */
-void *btf_add_type_mem(struct btf *btf, size_t size);
+/*
+ * Reserves @size bytes for a new record at the end of the type data,
+ * zeroed.  Inline for the same reason as btf_reserve_mem().
+ */
+static inline void *btf_add_type_mem(struct btf *btf, size_t size)
+{
+	return btf_reserve_mem(&btf->types, &btf->types_cap, 1, btf->types_len, UINT32_MAX, size);
+}
 /* Records the type reserved last (@size bytes) and returns its id. */
 int btf_commit_type(struct btf *btf, size_t size);
 /* Last type this BTF owns, or NULL. */

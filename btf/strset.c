@@ -61,20 +61,10 @@ void *btf_add_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size
 	return grow_mem(data, cap, elem_sz, cur_cnt, max_cnt, add_cnt, true);
 }
 
-void *btf_grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
-		   size_t add_cnt)
+void *btf_grow_mem_slow(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
+			size_t add_cnt)
 {
 	return grow_mem(data, cap, elem_sz, cur_cnt, max_cnt, add_cnt, false);
-}
-
-void *btf_reserve_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
-		      size_t add_cnt)
-{
-	char *p = grow_mem(data, cap, elem_sz, cur_cnt, max_cnt, add_cnt, false);
-
-	if (p)
-		memset(p, 0, add_cnt * elem_sz);
-	return p;
 }
 
 /*
