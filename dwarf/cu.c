@@ -131,7 +131,7 @@ static int type_of(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, Dwarf_Di
 	*id = 0;
 	if (!dw_attr_integrate(ctx, die, DW_AT_type, &attr))
 		return 0;
-	if (!dwarf_formref_die(&attr, t)) {
+	if (!dw_formref_die(ctx, &attr, t)) {
 		dw_log_die(ctx, die, "type reference to nowhere", true);
 		return -EINVAL;
 	}
@@ -280,7 +280,7 @@ static void param_decl(struct dw_cu_ctx *ctx, Dwarf_Die *param, Dwarf_Die *decl)
 	Dwarf_Attribute attr;
 
 	*decl = *param;
-	if (dw_attr(ctx, param, DW_AT_abstract_origin, &attr) && !dwarf_formref_die(&attr, decl))
+	if (dw_attr(ctx, param, DW_AT_abstract_origin, &attr) && !dw_formref_die(ctx, &attr, decl))
 		*decl = *param;
 }
 
@@ -386,7 +386,7 @@ static void func_origin(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin
 
 	*origin = *die;
 	for (i = 0; i < 4 && dw_attr(ctx, origin, DW_AT_abstract_origin, &attr); i++)
-		if (!dwarf_formref_die(&attr, origin))
+		if (!dw_formref_die(ctx, &attr, origin))
 			break;
 }
 
@@ -464,7 +464,7 @@ static int decode_var(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	v.first_tag = ctx->cu->nr_tags;
 	err = add_decl_tags(ctx, die, -1, &v.nr_tags);
 	/* Tags written on the declaration a definition completes. */
-	if (!err && dw_attr(ctx, die, DW_AT_specification, &attr) && dwarf_formref_die(&attr, &spec))
+	if (!err && dw_attr(ctx, die, DW_AT_specification, &attr) && dw_formref_die(ctx, &attr, &spec))
 		err = add_decl_tags(ctx, &spec, -1, &v.nr_tags);
 	if (err)
 		return err;

@@ -566,6 +566,42 @@ int dw_signature_type(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type)
 	return dwarf_formref_die(&attr, type) ? 1 : -1;
 }
 
+Dwarf_Die *dw_formref_die(struct dw_cu_ctx *ctx, Dwarf_Attribute *attr, Dwarf_Die *out)
+{
+	const struct dw_reader *r = &ctx->rd;
+	const unsigned char *p = attr->valp;
+	uint64_t off;
+
+	if (!r->cu || attr->cu != r->cu || !p || p < r->start || p >= r->end)
+		return dwarf_formref_die(attr, out);
+	switch (attr->form) {
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8: {
+		int n = form_size(r, attr->form);
+
+		if (n > r->end - p)
+			return dwarf_formref_die(attr, out);
+		off = read_fixed(p, n);
+		break;
+	}
+	case DW_FORM_ref_udata:
+		if (!read_uleb(&p, r->end, &off))
+			return dwarf_formref_die(attr, out);
+		break;
+	default:
+		return dwarf_formref_die(attr, out);
+	}
+	/* Outside the unit: libdw says what is wrong. */
+	if (off >= (uint64_t)(r->end - r->start))
+		return dwarf_formref_die(attr, out);
+	memset(out, 0, sizeof(*out));
+	out->addr = (void *)(r->start + off);
+	out->cu = attr->cu;
+	return out;
+}
+
 int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute *, void *),
 		void *arg)
 {
@@ -684,7 +720,7 @@ Dwarf_Attribute *dw_attr_integrate(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsign
 		if (!dw_attr(ctx, cur, DW_AT_abstract_origin, attr) &&
 		    !dw_attr(ctx, cur, DW_AT_specification, attr))
 			break;
-		cur = dwarf_formref_die(attr, &mem);
+		cur = dw_formref_die(ctx, attr, &mem);
 	} while (cur && chain-- > 0);
 	/* A unit DIE may have a split unit to look in: libdw knows how. */
 	if (cur && (cur->addr == ctx->cu_die.addr || cur->cu != ctx->rd.cu))

@@ -155,6 +155,12 @@ int dw_type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t, Dwarf_Word *size);
 int dw_signature_type(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type);
 Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,
 			 Dwarf_Attribute *attr);
+/*
+ * dwarf_formref_die() (the DIE leaves its abbreviation unread, as libdw's
+ * does): a reference within the reader's unit is added to the unit's
+ * start here, without libdw's per-call checks (vmlinux: 10M of them).
+ */
+Dwarf_Die *dw_formref_die(struct dw_cu_ctx *ctx, Dwarf_Attribute *attr, Dwarf_Die *out);
 int dw_getattrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, int (*fn)(Dwarf_Attribute *, void *),
 		void *arg);
 

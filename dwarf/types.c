@@ -503,7 +503,7 @@ static int ref_id(struct dw_cu_ctx *ctx, Dwarf_Die *die, int name, uint32_t *id,
 	*id = 0;
 	if (!dw_attr(ctx, die, name, &attr))
 		return 0;
-	if (!dwarf_formref_die(&attr, &ref)) {
+	if (!dw_formref_die(ctx, &attr, &ref)) {
 		dw_log_die(ctx, die, "type reference to nowhere", true);
 		return -EINVAL;
 	}
@@ -759,7 +759,7 @@ static void member_bits(struct dw_cu_ctx *ctx, struct member_attrs *a, struct dw
 		m->bit_off = data_bit_off;
 	} else if (attr_udata(&a->bit_off, &dw2_bit_off)) {
 		/* DWARF 2/3: counted from the storage unit's most significant bit. */
-		if (a->type.valp && dwarf_formref_die(&a->type, &type))
+		if (a->type.valp && dw_formref_die(ctx, &a->type, &type))
 			dwarf_aggregate_size(&type, &size);
 		unit = size;
 		attr_udata(&a->byte_size, &unit);
@@ -903,7 +903,7 @@ static int emit_members(struct dw_cu_ctx *ctx, Dwarf_CU *cu, struct dw_member *m
 						 .valp = m[i].type_valp, .cu = cu };
 			Dwarf_Die ref;
 
-			if (!dwarf_formref_die(&attr, &ref)) {
+			if (!dw_formref_die(ctx, &attr, &ref)) {
 				dw_log_die(ctx, &die, "type reference to nowhere", true);
 				return -EINVAL;
 			}
@@ -988,7 +988,7 @@ static bool enum_type_signed(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	int i;
 
 	for (i = 0; i < DW_MAX_LOOKTHROUGH; i++) {
-		if (!dw_attr(ctx, &type, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type))
+		if (!dw_attr(ctx, &type, DW_AT_type, &attr) || !dw_formref_die(ctx, &attr, &type))
 			return false;
 		if (dwarf_tag(&type) == DW_TAG_base_type)
 			return die_udata(ctx, &type, DW_AT_encoding, &enc) &&
@@ -1191,7 +1191,7 @@ static int type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t, Dwarf_Word *size, int 
 		return -1;
 	if (dwarf_tag(&p) != DW_TAG_array_type)
 		return dwarf_aggregate_size(&p, size);
-	if (!dw_attr(ctx, &p, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &elem) ||
+	if (!dw_attr(ctx, &p, DW_AT_type, &attr) || !dw_formref_die(ctx, &attr, &elem) ||
 	    type_size(ctx, &elem, &esize, depth + 1) != 0)
 		return -1;
 	*size = array_nelems(ctx, &p) * esize;

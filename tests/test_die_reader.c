@@ -58,9 +58,16 @@ static void check_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	if (dw_getattrs(ctx, die, collect, &ours) != 0 || ours.n != lib.n)
 		fail(die, "dw_getattrs() lists other attributes");
 	for (i = 0; i < lib.n; i++) {
+		Dwarf_Die r1, r2, *d1, *d2;
+
 		attrs_seen++;
 		if (i < ours.n && !same_attr(&lib.a[i], &ours.a[i]))
 			fail(die, "dw_getattrs() gives another attribute");
+		/* A reference (or anything else): the same DIE as libdw's, or none. */
+		d1 = dwarf_formref_die(&lib.a[i], &r1);
+		d2 = dw_formref_die(ctx, &lib.a[i], &r2);
+		if (!d1 != !d2 || (d1 && (r1.addr != r2.addr || r1.cu != r2.cu)))
+			fail(die, "dw_formref_die() finds another DIE");
 		/* dwarf_attr() finds the first of a name: skip later repeats. */
 		if (dwarf_attr(die, lib.a[i].code, &a) && (a.valp != lib.a[i].valp))
 			continue;
