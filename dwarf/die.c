@@ -49,6 +49,9 @@ struct dw_attr_spec {
 };
 
 struct dw_abbrev_info {
+	/* Its (name, form) list in .debug_abbrev; NULL: ask libdw for each. */
+	const unsigned char *attrp;
+	bool listed_twice; /* the code is in the table twice: ask libdw */
 	Dwarf_Abbrev *abbrev; /* NULL: code not met yet */
 	uint32_t first;	      /* in dw_reader.specs */
 	uint16_t nr;
@@ -223,6 +226,7 @@ void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die)
 	const char *ident = elf ? elf_getident(elf, NULL) : NULL;
 	const unsigned char *lo, *hi, *start;
 	uint8_t addr_size, offset_size;
+	Dwarf_Off abbrev_off;
 	Dwarf_Half version;
 	struct dw_reader keep = *r;
 
@@ -242,8 +246,8 @@ void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die)
 	start = (const unsigned char *)cu_die->addr - dwarf_cuoffset(cu_die);
 	if (!dw_file_info_bytes(f, &lo, &hi) || start < lo || start >= hi)
 		return;
-	if (!dwarf_cu_die(cu_die->cu, &(Dwarf_Die){}, &version, NULL, &addr_size, &offset_size,
-			  NULL, NULL))
+	if (!dwarf_cu_die(cu_die->cu, &(Dwarf_Die){}, &version, &abbrev_off, &addr_size,
+			  &offset_size, NULL, NULL))
 		return;
 	hdr_off = die_off - dwarf_cuoffset(cu_die);
 	/* libdw returns a unit whose length overruns the section, and -1 if it wraps. */
@@ -257,6 +261,10 @@ void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die)
 	r->version = version;
 	r->addr_size = addr_size;
 	r->offset_size = offset_size;
+	if (dw_file_abbrev_bytes(f, &lo, &hi) && abbrev_off < (Dwarf_Off)(hi - lo)) {
+		r->abbrev_lo = lo + abbrev_off;
+		r->abbrev_hi = hi;
+	}
 	if (dw_file_str_bytes(f, &lo, &hi)) {
 		r->str_lo = (const char *)lo;
 		r->str_hi = (const char *)hi;
@@ -272,6 +280,76 @@ void dw_reader_free(struct dw_reader *r)
 
 /* More attributes than this in one abbreviation: left to libdw. */
 #define DW_MAX_ATTRS 256
+/* Abbreviation codes up to this get their attribute list indexed. */
+#define DW_MAX_INDEXED_CODE 65535
+
+/* Room in r->infos for @code; false if out of memory. */
+static bool infos_reserve(struct dw_reader *r, uint64_t code)
+{
+	struct dw_abbrev_info *info;
+	size_t n;
+
+	if (code < r->nr_infos)
+		return true;
+	n = r->nr_infos ? r->nr_infos : 64;
+	while (n <= code)
+		n *= 2;
+	info = realloc(r->infos, n * sizeof(*info));
+	if (!info)
+		return false;
+	memset(info + r->nr_infos, 0, (n - r->nr_infos) * sizeof(*info));
+	r->infos = info;
+	r->nr_infos = n;
+	return true;
+}
+
+/*
+ * The next (name, form) of an abbreviation's list at *@p; false at its
+ * end.  A list that does not parse was not indexed (index_abbrevs()).
+ */
+static bool next_abbrev_attr(const struct dw_reader *r, const unsigned char **p,
+			     unsigned int *name, unsigned int *form)
+{
+	uint64_t n, f;
+
+	if (!read_uleb(p, r->abbrev_hi, &n) || !read_uleb(p, r->abbrev_hi, &f) || (!n && !f))
+		return false;
+	if (f == DW_FORM_implicit_const)
+		*p = skip_leb(*p, r->abbrev_hi);
+	/* Out of range: SZ_NONE below makes the abbreviation libdw's. */
+	*name = n > UINT32_MAX ? UINT32_MAX : n;
+	*form = f > UINT32_MAX ? 0 : f;
+	return *p != NULL;
+}
+
+/*
+ * Where each abbreviation of the unit lists its attributes, from one
+ * pass over its table: libdw hands them out one at a time, each call
+ * walking the list from its start.  A code met twice, or anything that
+ * does not parse, is left to libdw (attrp NULL).
+ */
+static void index_abbrevs(struct dw_reader *r)
+{
+	const unsigned char *p = r->abbrev_lo, *end = r->abbrev_hi, *list;
+	uint64_t code, tag, name, form;
+
+	r->abbrevs_indexed = true;
+	while (p && read_uleb(&p, end, &code) && code) {
+		if (!read_uleb(&p, end, &tag) || p >= end)
+			return;
+		list = ++p; /* past DW_CHILDREN_yes/no */
+		do {
+			if (!read_uleb(&p, end, &name) || !read_uleb(&p, end, &form))
+				return;
+			if (form == DW_FORM_implicit_const)
+				p = skip_leb(p, end);
+		} while (p && (name || form));
+		if (p && code <= DW_MAX_INDEXED_CODE && infos_reserve(r, code)) {
+			r->infos[code].listed_twice = r->infos[code].attrp != NULL;
+			r->infos[code].attrp = list;
+		}
+	}
+}
 
 /*
  * Decodes the abbreviation of @die (code @code) into r->infos[code].  One
@@ -280,23 +358,17 @@ void dw_reader_free(struct dw_reader *r)
 static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, uint64_t code)
 {
 	struct dw_abbrev_info *info;
+	const unsigned char *attrp;
 	struct dw_attr_spec *s;
 	int32_t fixed = 0;
 	size_t i, j;
 
-	if (code >= r->nr_infos) {
-		size_t n = r->nr_infos ? r->nr_infos : 64;
-
-		while (n <= code)
-			n *= 2;
-		info = realloc(r->infos, n * sizeof(*info));
-		if (!info)
-			return NULL;
-		memset(info + r->nr_infos, 0, (n - r->nr_infos) * sizeof(*info));
-		r->infos = info;
-		r->nr_infos = n;
-	}
+	if (!r->abbrevs_indexed)
+		index_abbrevs(r);
+	if (!infos_reserve(r, code))
+		return NULL;
 	info = &r->infos[code];
+	attrp = info->listed_twice ? NULL : info->attrp;
 	/* Let libdw find (and check) the abbreviation once: DW_TAG_invalid if bad. */
 	dwarf_tag(die);
 	if (!die->abbrev || die->abbrev == (Dwarf_Abbrev *)-1l)
@@ -309,16 +381,19 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 	info->signature = false;
 	info->sib_pos = -1;
 	/*
-	 * Listed until libdw says there are no more: its attribute count
+	 * From the table's bytes (index_abbrevs()), or else listed until
+	 * libdw says there are no more: its attribute count
 	 * (dwarf_getattrcnt) misses DW_FORM_implicit_const ones in 0.188.
-	 * Each call walks the list from its start, hence the limit.
+	 * Each libdw call walks the list from its start, hence the limit.
 	 */
 	for (i = 0; info->usable; i++) {
 		unsigned int name, form;
 		Dwarf_Attribute attr;
 		Dwarf_Sword cval;
 
-		if (dwarf_getabbrevattr_data(die->abbrev, i, &name, &form, &cval, NULL) != 0)
+		if (attrp && !next_abbrev_attr(r, &attrp, &name, &form))
+			break;
+		if (!attrp && dwarf_getabbrevattr_data(die->abbrev, i, &name, &form, &cval, NULL) != 0)
 			break;
 		s = i < DW_MAX_ATTRS ? btf_reserve_mem((void **)&r->specs, &r->specs_cap,
 						       sizeof(*s), r->nr_specs, UINT32_MAX, 1)

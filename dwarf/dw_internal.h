@@ -26,6 +26,9 @@ struct dw_reader {
 	uint8_t offset_size;
 	struct dw_abbrev_info *infos; /* by abbreviation code */
 	size_t nr_infos;
+	/* The unit's abbreviation table, to the end of .debug_abbrev. */
+	const unsigned char *abbrev_lo, *abbrev_hi;
+	bool abbrevs_indexed; /* infos[].attrp set */
 	struct dw_attr_spec *specs;
 	size_t nr_specs;
 	size_t specs_cap;
@@ -80,6 +83,8 @@ Elf_Data *dw_file_loc_data(struct dw_file *f, bool dwarf5);
 bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi);
 /* The same for .debug_str (cu.c: dw_opts.str_base). */
 bool dw_file_str_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi);
+/* And for .debug_abbrev (die.c reads the attribute lists from it). */
+bool dw_file_abbrev_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi);
 /*
  * sites.c's memo of the subprogram holding the last site: DIE offsets
  * [lo, hi) are inside @sub, a top-level subprogram with no nested

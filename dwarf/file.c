@@ -38,7 +38,7 @@ struct dw_file {
 	Dwarf_CFI *eh_cfi;
 	bool eh_looked;
 	/* .debug_info (die.c's bounds) and .debug_str as libdw reads them. */
-	struct dw_bytes info, str;
+	struct dw_bytes info, str, abbrev;
 	struct dw_sub_memo sub_memo;
 	struct dw_scratch scratch;
 	Dwarf_Off *cu_offs; /* DIE offset of each CU's unit DIE */
@@ -575,6 +575,7 @@ int dw_file_renew(struct dw_file *f, uint32_t upto)
 	/* Where the new Dwarf reads its sections, looked up again. */
 	memset(&f->info, 0, sizeof(f->info));
 	memset(&f->str, 0, sizeof(f->str));
+	memset(&f->abbrev, 0, sizeof(f->abbrev));
 	for (i = 0; i < upto && i < f->nr_cus; i += 16) {
 		/* A unit that fails here fails again, and is reported, when decoded. */
 		dwarf_offdie(dw, f->cu_offs[i], &d);
@@ -667,6 +668,11 @@ bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsig
 bool dw_file_str_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi)
 {
 	return debug_bytes(f, &f->str, ".debug_str", lo, hi);
+}
+
+bool dw_file_abbrev_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi)
+{
+	return debug_bytes(f, &f->abbrev, ".debug_abbrev", lo, hi);
 }
 
 struct btf *dw_file_str_base(struct dw_file *f)
