@@ -48,7 +48,21 @@ struct dw_attr_spec {
 	unsigned char *const_valp;
 };
 
+/*
+ * How dw_member_attrs() reads the members of one abbreviation: where all
+ * attributes have fixed sizes and plain forms, each field from its fixed
+ * offset past the abbreviation code (sizes 0: absent), with no branch per
+ * attribute; otherwise by the loop over the attributes.
+ */
+struct dw_member_plan {
+	int8_t state; /* 0: not made yet, 1: by offsets, -1: by the loop */
+	uint8_t name_size, loc_size, bits_size, dbo_size;
+	int16_t type_spec; /* DW_AT_type's index in the specs, -1: none */
+	uint16_t name_off, type_off, loc_off, bits_off, dbo_off;
+};
+
 struct dw_abbrev_info {
+	struct dw_member_plan member;
 	/* Its (name, form) list in .debug_abbrev; NULL: ask libdw for each. */
 	const unsigned char *attrp;
 	bool listed_twice; /* the code is in the table twice: ask libdw */
@@ -719,6 +733,102 @@ static bool plain_udata(const struct dw_attr_spec *s, const unsigned char *v,
 	return false;
 }
 
+static bool is_data_form(unsigned int form)
+{
+	return form == DW_FORM_data1 || form == DW_FORM_data2 || form == DW_FORM_data4 ||
+	       form == DW_FORM_data8;
+}
+
+/* Fills @info's member plan (dw_member_plan above). */
+static void member_plan_make(const struct dw_reader *r, struct dw_abbrev_info *info)
+{
+	const struct dw_attr_spec *s = &r->specs[info->first];
+	struct dw_member_plan *pl = &info->member;
+	uint16_t off = 0;
+	size_t i;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->state = -1;
+	pl->type_spec = -1;
+	if (info->fixed_len < 0 || info->fixed_len > UINT16_MAX)
+		return;
+	for (i = 0; i < info->nr; off += s[i].size, i++) {
+		switch (s[i].name) {
+		case DW_AT_name:
+			if (s[i].form != DW_FORM_strp)
+				return;
+			pl->name_off = off;
+			pl->name_size = s[i].size;
+			break;
+		case DW_AT_type:
+			if (s[i].form != DW_FORM_ref1 && s[i].form != DW_FORM_ref2 &&
+			    s[i].form != DW_FORM_ref4 && s[i].form != DW_FORM_ref8)
+				return;
+			pl->type_spec = i;
+			pl->type_off = off;
+			break;
+		case DW_AT_data_member_location:
+		case DW_AT_bit_size:
+		case DW_AT_data_bit_offset:
+			if (!is_data_form(s[i].form))
+				return;
+			if (s[i].name == DW_AT_data_member_location) {
+				pl->loc_off = off;
+				pl->loc_size = s[i].size;
+			} else if (s[i].name == DW_AT_bit_size) {
+				pl->bits_off = off;
+				pl->bits_size = s[i].size;
+			} else {
+				pl->dbo_off = off;
+				pl->dbo_size = s[i].size;
+			}
+			break;
+		case DW_AT_decl_file:
+		case DW_AT_decl_line:
+		case DW_AT_decl_column:
+		case DW_AT_sibling:
+			break;
+		default:
+			return;
+		}
+	}
+	pl->state = 1;
+}
+
+/* dw_member_attrs() by the plan: @p is past the abbreviation code. */
+static bool member_by_plan(const struct dw_reader *r, const struct dw_abbrev_info *info,
+			   const unsigned char *p, Dwarf_Die *die, struct dw_member_attrs *m)
+{
+	const struct dw_member_plan *pl = &info->member;
+	uint64_t off;
+
+	if (info->fixed_len > r->end - p)
+		return false;
+	memset(m, 0, sizeof(*m));
+	if (pl->name_size) {
+		off = read_fixed(p + pl->name_off, pl->name_size);
+		if (off >= (uint64_t)(r->str_hi - r->str_lo))
+			return false;
+		m->name = r->str_lo + off;
+	}
+	if (pl->type_spec >= 0)
+		make_attr(&r->specs[info->first + pl->type_spec], p + pl->type_off, die, &m->type);
+	if (pl->loc_size) {
+		m->has_byte_off = true;
+		m->byte_off = read_fixed(p + pl->loc_off, pl->loc_size);
+	}
+	if (pl->bits_size) {
+		m->has_bit_size = true;
+		m->bit_size = read_fixed(p + pl->bits_off, pl->bits_size);
+	}
+	if (pl->dbo_size) {
+		m->has_data_bit_off = true;
+		m->data_bit_off = read_fixed(p + pl->dbo_off, pl->dbo_size);
+	}
+	m->has_children = info->children;
+	return true;
+}
+
 bool dw_member_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_member_attrs *m)
 {
 	struct dw_reader *r = &ctx->rd;
@@ -731,6 +841,10 @@ bool dw_member_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_member_att
 
 	if (!info || !r->str_lo)
 		return false;
+	if (!info->member.state)
+		member_plan_make(r, info);
+	if (info->member.state > 0)
+		return member_by_plan(r, info, p, die, m);
 	memset(m, 0, sizeof(*m));
 	s = &r->specs[info->first];
 	for (i = 0; i < info->nr; i++) {
