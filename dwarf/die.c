@@ -44,6 +44,8 @@ struct dw_attr_spec {
 	uint16_t name;
 	uint16_t form;
 	int16_t size;
+	/* Its value's offset past the code when all before have fixed sizes, else -1. */
+	int16_t off;
 	/* DW_FORM_implicit_const: where libdw keeps the value (abbrev data). */
 	unsigned char *const_valp;
 };
@@ -62,6 +64,8 @@ struct dw_member_plan {
 };
 
 struct dw_abbrev_info {
+	/* Which attribute names below 128 it has: most lookups are for one it has not. */
+	uint64_t has[2];
 	struct dw_member_plan member;
 	/* Its (name, form) list in .debug_abbrev; NULL: ask libdw for each. */
 	const unsigned char *attrp;
@@ -389,6 +393,7 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 		return NULL;
 	info->abbrev = die->abbrev;
 	info->first = r->nr_specs;
+	info->has[0] = info->has[1] = 0;
 	info->nr = 0;
 	info->children = dwarf_abbrevhaschildren(die->abbrev) == 1;
 	info->usable = true;
@@ -430,6 +435,9 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 			info->signature = true;
 		if (s->size == SZ_NONE || name > UINT16_MAX || form > UINT16_MAX)
 			info->usable = false;
+		s->off = fixed >= 0 && fixed <= INT16_MAX ? fixed : -1;
+		if (name < 128)
+			info->has[name >> 6] |= 1ull << (name & 63);
 		if (s->size < 0)
 			fixed = -1;
 		else if (fixed >= 0)
@@ -629,7 +637,19 @@ Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int nam
 
 	if (!info)
 		return dwarf_attr(die, name, attr);
+	if (name < 128 && !(info->has[name >> 6] & (1ull << (name & 63))))
+		return NULL;
 	s = &r->specs[info->first];
+	for (i = 0; i < info->nr; i++) {
+		if (s[i].name != name)
+			continue;
+		/* The values before it fit in the unit: from its offset, or skipped one by one. */
+		if (s[i].off >= 0 && s[i].off <= r->end - p) {
+			make_attr(&s[i], p + s[i].off, die, attr);
+			return attr;
+		}
+		break;
+	}
 	for (i = 0; i < info->nr; i++) {
 		if (s[i].name == name) {
 			make_attr(&s[i], p, die, attr);
@@ -668,7 +688,8 @@ Dwarf_Die *dw_formref_die(struct dw_cu_ctx *ctx, Dwarf_Attribute *attr, Dwarf_Di
 	case DW_FORM_ref2:
 	case DW_FORM_ref4:
 	case DW_FORM_ref8: {
-		int n = form_size(r, attr->form);
+		int n = attr->form == DW_FORM_ref4 ? 4 : attr->form == DW_FORM_ref1 ? 1 :
+			attr->form == DW_FORM_ref2 ? 2 : 8;
 
 		if (n > r->end - p)
 			return dwarf_formref_die(attr, out);
@@ -685,9 +706,7 @@ Dwarf_Die *dw_formref_die(struct dw_cu_ctx *ctx, Dwarf_Attribute *attr, Dwarf_Di
 	/* Outside the unit: libdw says what is wrong. */
 	if (off >= (uint64_t)(r->end - r->start))
 		return dwarf_formref_die(attr, out);
-	memset(out, 0, sizeof(*out));
-	out->addr = (void *)(r->start + off);
-	out->cu = attr->cu;
+	*out = (Dwarf_Die){ .addr = (void *)(r->start + off), .cu = attr->cu };
 	return out;
 }
 
