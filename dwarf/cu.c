@@ -343,11 +343,21 @@ static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
 }
 
 /* Entry address: low_pc, else the lowest start of DW_AT_ranges. */
-static bool func_addr(Dwarf_Die *die, uint64_t *addr)
+static bool func_addr(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint64_t *addr)
 {
 	Dwarf_Addr low, base, start, end, best = UINT64_MAX;
+	Dwarf_Attribute attr;
 	ptrdiff_t off = 0;
 
+	/*
+	 * Most subprograms have neither (declarations, abstract instances):
+	 * for those libdw's two lookups cost more than the rest of their
+	 * decode (vmlinux: 250K calls each); the reader answers from the
+	 * abbreviation what libdw would.
+	 */
+	if (!dw_attr_integrate(ctx, die, DW_AT_low_pc, &attr) &&
+	    !dw_attr(ctx, die, DW_AT_ranges, &attr))
+		return dw_attr(ctx, die, DW_AT_entry_pc, &attr) != NULL;
 	if (dwarf_lowpc(die, &low) == 0) {
 		*addr = low;
 		return true;
@@ -398,7 +408,7 @@ static int decode_func(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 
 	func_origin(ctx, die, &origin);
 	f.flags = func_flags(ctx, die);
-	if (func_addr(die, &f.addr))
+	if (func_addr(ctx, die, &f.addr))
 		f.flags |= DW_FUNC_HAS_CODE;
 	if ((f.flags & DW_FUNC_HAS_CODE) && !dwarf_hasattr(die, DW_AT_low_pc))
 		f.flags |= DW_FUNC_RANGES_ADDR;
