@@ -258,7 +258,7 @@ static uint16_t param_loc_flags(struct dw_cu_ctx *ctx, Dwarf_Die *param, unsigne
 /* Position of @param among the formal parameters of @origin, or -1. */
 static int origin_param_idx(struct dw_cu_ctx *ctx, Dwarf_Die *origin, Dwarf_Die *param)
 {
-	Dwarf_Off want = dwarf_dieoffset(param);
+	Dwarf_Off want = dw_dieoffset(ctx, param);
 	Dwarf_Die child;
 	int idx = 0;
 
@@ -267,7 +267,7 @@ static int origin_param_idx(struct dw_cu_ctx *ctx, Dwarf_Die *origin, Dwarf_Die 
 	do {
 		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
 			continue;
-		if (dwarf_dieoffset(&child) == want)
+		if (dw_dieoffset(ctx, &child) == want)
 			return idx;
 		idx++;
 	} while (dw_sibling(ctx, &child) == 0);
@@ -402,7 +402,7 @@ static void func_origin(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin
 
 static int decode_func(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
-	struct dw_func f = { .die_off = dwarf_dieoffset(die) };
+	struct dw_func f = { .die_off = dw_dieoffset(ctx, die) };
 	Dwarf_Die origin;
 	int off, err;
 

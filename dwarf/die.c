@@ -250,7 +250,7 @@ void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die)
 
 	/* The arrays of the last unit read (if any) are reused, emptied. */
 	if (keep.infos)
-		memset(keep.infos, 0, keep.nr_infos * sizeof(*keep.infos));
+		memset(keep.infos, 0, keep.used_infos * sizeof(*keep.infos));
 	memset(r, 0, sizeof(*r));
 	r->infos = keep.infos;
 	r->nr_infos = keep.nr_infos;
@@ -275,6 +275,7 @@ void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die)
 		return;
 	r->cu = cu_die->cu;
 	r->start = start;
+	r->start_off = hdr_off;
 	r->end = next_off - hdr_off < (Dwarf_Off)(hi - start) ? start + (next_off - hdr_off) : hi;
 	r->version = version;
 	r->addr_size = addr_size;
@@ -307,17 +308,20 @@ static bool infos_reserve(struct dw_reader *r, uint64_t code)
 	struct dw_abbrev_info *info;
 	size_t n;
 
-	if (code < r->nr_infos)
-		return true;
-	n = r->nr_infos ? r->nr_infos : 64;
-	while (n <= code)
-		n *= 2;
-	info = realloc(r->infos, n * sizeof(*info));
-	if (!info)
-		return false;
-	memset(info + r->nr_infos, 0, (n - r->nr_infos) * sizeof(*info));
-	r->infos = info;
-	r->nr_infos = n;
+	if (code >= r->nr_infos) {
+		n = r->nr_infos ? r->nr_infos : 64;
+		while (n <= code)
+			n *= 2;
+		info = realloc(r->infos, n * sizeof(*info));
+		if (!info)
+			return false;
+		memset(info + r->nr_infos, 0, (n - r->nr_infos) * sizeof(*info));
+		r->infos = info;
+		r->nr_infos = n;
+	}
+	/* The next unit empties only the codes this one used. */
+	if (code >= r->used_infos)
+		r->used_infos = code + 1;
 	return true;
 }
 

@@ -21,11 +21,13 @@ struct dw_reader {
 	Dwarf_CU *cu;
 	const unsigned char *start; /* unit header */
 	const unsigned char *end;   /* past the unit */
+	Dwarf_Off start_off;        /* the unit header's offset in its section */
 	uint16_t version;
 	uint8_t addr_size;
 	uint8_t offset_size;
 	struct dw_abbrev_info *infos; /* by abbreviation code */
 	size_t nr_infos;
+	size_t used_infos; /* codes below it may have been written */
 	/* The unit's abbreviation table, to the end of .debug_abbrev. */
 	const unsigned char *abbrev_lo, *abbrev_hi;
 	bool abbrevs_indexed; /* infos[].attrp set */
@@ -50,6 +52,19 @@ struct dw_cu_ctx {
 	/* Capacities of the growing arrays in *cu. */
 	size_t funcs_cap, vars_cap, params_cap, tags_cap, sites_cap, locs_cap;
 };
+
+/*
+ * dwarf_dieoffset(), inline for a DIE of the reader's unit: the walk asks
+ * for the offset of every type DIE and every reference (vmlinux: ~17M).
+ */
+static inline Dwarf_Off dw_dieoffset(const struct dw_cu_ctx *ctx, Dwarf_Die *die)
+{
+	const struct dw_reader *r = &ctx->rd;
+
+	if (r->cu && die->cu == r->cu)
+		return r->start_off + ((const unsigned char *)die->addr - r->start);
+	return dwarf_dieoffset(die);
+}
 
 /*
  * types.c: the local BTF id of type DIE @die in ctx->cu->btf, encoding it

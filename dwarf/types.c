@@ -399,7 +399,7 @@ static int resolve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, int dept
  */
 static Dwarf_Off die_key(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
-	Dwarf_Off off = dwarf_dieoffset(die);
+	Dwarf_Off off = dw_dieoffset(ctx, die);
 	Dwarf_Half version;
 	uint8_t unit_type;
 
@@ -468,7 +468,7 @@ int dw_types_reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	uint32_t id;
 	int err;
 
-	if (map_get(ctx->types, dwarf_dieoffset(die), &id))
+	if (map_get(ctx->types, dw_dieoffset(ctx, die), &id))
 		return 0;
 	err = follow_signature(ctx, die, &id, 0);
 	return err ? (err < 0 ? err : 0) : reserve(ctx, die, &id);
@@ -849,7 +849,7 @@ int dw_types_struct_end(struct dw_cu_ctx *ctx, Dwarf_Die *die, size_t mark, bool
 
 	/* Its members are [mark, nr): those of structs nested in it moved out. */
 	t->open_structs--;
-	if (map_get(t, dwarf_dieoffset(die), &id)) {
+	if (map_get(t, dw_dieoffset(ctx, die), &id)) {
 		t->mems.nr = mark;
 		return 0;
 	}

@@ -53,6 +53,8 @@ static void check_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	const char *n1, *n2;
 	size_t i;
 
+	if (dw_dieoffset(ctx, die) != dwarf_dieoffset(die))
+		fail(die, "dw_dieoffset() differs");
 	if (dwarf_getattrs(die, collect, &lib, 0) < 0)
 		return; /* unreadable: the reader may only say so as well */
 	if (dw_getattrs(ctx, die, collect, &ours) != 0 || ours.n != lib.n)
