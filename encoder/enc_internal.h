@@ -8,6 +8,9 @@
 #include "../dwarf/dw.h"
 #include "../btf/btf_internal.h" /* btf_add_mem, btf_log_printf */
 
+#include <pthread.h>
+#include <stdbool.h>
+
 /*
  * Records merged from all CUs.  Type ids point into enc_state.all and are
  * renumbered in place when a dedup pass maps ids (enc_remap_records());
@@ -110,8 +113,23 @@ int enc_merge_cu(void *ctx, uint32_t idx, struct dw_cu *cu);
 void enc_remap_records(struct enc_state *s, const uint32_t *map, uint32_t start_id);
 void enc_state_free(struct enc_state *s);
 
-/* funcs.c: chooses functions (pahole's rules) and appends FUNC_PROTO+FUNC. */
-int enc_add_funcs(struct enc_state *s);
+/*
+ * funcs.c: chooses functions (pahole's rules) and appends FUNC_PROTO+FUNC.
+ * Which functions are candidates, by name, is worked out on a thread of
+ * its own from enc_funcs_order_start() on, while the types are deduped;
+ * enc_add_funcs() waits for it.  enc_funcs_order_free() in any case.
+ */
+struct enc_func_order {
+	struct enc_state *s;
+	uint32_t *idx; /* s->funcs indexes */
+	uint32_t n;
+	int err;
+	pthread_t th;
+	bool threaded, done;
+};
+void enc_funcs_order_start(struct enc_state *s, struct enc_func_order *fo);
+int enc_add_funcs(struct enc_state *s, struct enc_func_order *fo);
+void enc_funcs_order_free(struct enc_func_order *fo);
 /*
  * kfuncs.c (decl_tag_kfuncs): the kfuncs marked in .BTF_ids kfunc sets.
  * enc_kfuncs_load() sets *@out (no kfuncs: an empty set) or returns a

@@ -148,6 +148,7 @@ static int validate(const struct enc_state *s, const struct btf *btf, const char
 static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 {
 	uint32_t f = s->o->features;
+	struct enc_func_order order;
 	int err;
 
 	/* "layout": the 32-byte header and layout section, merged location kinds. */
@@ -156,10 +157,12 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 	if (s->o->verify && (err = validate(s, s->all, "BTF before dedup")))
 		return err;
 	/* The ".BTF" pass below rebuilds the strings: no need to here. */
+	enc_funcs_order_start(s, &order);
 	err = dedup_and_remap(s, s->all, "types", true);
 	stage_done(s, "dedup types", t);
 	if (!err)
-		err = enc_add_funcs(s);
+		err = enc_add_funcs(s, &order);
+	enc_funcs_order_free(&order);
 	if (!err)
 		err = enc_add_vars(s);
 	if (!err && (f & ENC_F_INLINE) && !(f & ENC_F_INLINE_EXTRA))

@@ -14,10 +14,13 @@
  *  - FUNC_PROTO + FUNC are emitted sorted by name, linkage static; a
  *    kfunc's FUNC is followed by its DECL_TAGs (kfuncs.c).
  *
- * Runs after the first dedup, so equal prototypes have equal type ids.
+ * Runs after the first dedup, so equal prototypes have equal type ids;
+ * which functions are candidates, sorted by name, depends on no type and
+ * is worked out beside that dedup (enc_funcs_order_start()).
  */
 #include "enc_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,23 +290,70 @@ static bool candidate(const struct enc_state *s, uint32_t idx)
 	return enc_elf_find_funcs(&s->elf, func_name(s, idx), &nr) != NULL;
 }
 
-int enc_add_funcs(struct enc_state *s)
+/* The candidates, sorted by name (index breaking ties). */
+static void *order_funcs(void *arg)
+{
+	struct enc_func_order *fo = arg;
+	const struct enc_state *s = fo->s;
+	uint32_t i;
+
+	fo->idx = malloc((s->nr_funcs ? s->nr_funcs : 1) * sizeof(*fo->idx));
+	if (!fo->idx) {
+		fo->err = -ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < s->nr_funcs; i++)
+		if (candidate(s, i))
+			fo->idx[fo->n++] = i;
+	qsort_r(fo->idx, fo->n, sizeof(*fo->idx), cmp_func_idx, (void *)s);
+	return NULL;
+}
+
+void enc_funcs_order_start(struct enc_state *s, struct enc_func_order *fo)
+{
+	*fo = (struct enc_func_order){ .s = s };
+	/* It only reads names, flags and symbols, which the dedup leaves alone. */
+	fo->threaded = !pthread_create(&fo->th, NULL, order_funcs, fo);
+}
+
+/* Waits for the order (works it out here if no thread could). */
+static int order_wait(struct enc_func_order *fo)
+{
+	if (fo->threaded) {
+		pthread_join(fo->th, NULL);
+		fo->threaded = false;
+		fo->done = true;
+	}
+	if (!fo->done) {
+		order_funcs(fo);
+		fo->done = true;
+	}
+	return fo->err;
+}
+
+void enc_funcs_order_free(struct enc_func_order *fo)
+{
+	if (fo->threaded)
+		pthread_join(fo->th, NULL);
+	free(fo->idx);
+	*fo = (struct enc_func_order){ 0 };
+}
+
+int enc_add_funcs(struct enc_state *s, struct enc_func_order *fo)
 {
 	struct enc_kfuncs *kfuncs = NULL;
-	uint32_t *order, n = 0, i, j;
+	uint32_t *order, n, i, j;
 	int err = 0;
 
 	if ((s->o->features & ENC_F_DECL_TAG_KFUNCS) && (err = enc_kfuncs_load(s, &kfuncs)))
 		return err;
-	order = malloc((s->nr_funcs ? s->nr_funcs : 1) * sizeof(*order));
-	if (!order) {
+	err = order_wait(fo);
+	if (err) {
 		enc_kfuncs_free(kfuncs);
-		return -ENOMEM;
+		return err;
 	}
-	for (i = 0; i < s->nr_funcs; i++)
-		if (candidate(s, i))
-			order[n++] = i;
-	qsort_r(order, n, sizeof(*order), cmp_func_idx, s);
+	order = fo->idx;
+	n = fo->n;
 	for (i = 0; i < n && !err; i = j) {
 		long pick;
 
@@ -314,7 +364,6 @@ int enc_add_funcs(struct enc_state *s)
 		if (pick >= 0)
 			err = emit(s, &s->funcs[pick], kfuncs);
 	}
-	free(order);
 	enc_kfuncs_free(kfuncs);
 	return err;
 }
