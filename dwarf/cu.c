@@ -357,7 +357,7 @@ static bool func_addr(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint64_t *addr)
 	 */
 	if (!dw_attr_integrate(ctx, die, DW_AT_low_pc, &attr) &&
 	    !dw_attr(ctx, die, DW_AT_ranges, &attr))
-		return dw_attr(ctx, die, DW_AT_entry_pc, &attr) != NULL;
+		return dw_hasattr(ctx, die, DW_AT_entry_pc);
 	if (dwarf_lowpc(die, &low) == 0) {
 		*addr = low;
 		return true;

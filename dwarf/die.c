@@ -67,8 +67,11 @@ struct dw_abbrev_info {
 	/* Which attribute names below 128 it has: most lookups are for one it has not. */
 	uint64_t has[2];
 	struct dw_member_plan member;
-	/* Its (name, form) list in .debug_abbrev; NULL: ask libdw for each. */
-	const unsigned char *attrp;
+	/*
+	 * Where its entry starts in .debug_abbrev (the code) and its (name,
+	 * form) list; NULL: ask libdw for each.
+	 */
+	const unsigned char *entry, *attrp;
 	bool listed_twice; /* the code is in the table twice: ask libdw */
 	Dwarf_Abbrev *abbrev; /* NULL: code not met yet */
 	uint32_t first;	      /* in dw_reader.specs */
@@ -281,6 +284,7 @@ void dw_reader_init(struct dw_reader *r, struct dw_file *f, Dwarf_Die *cu_die)
 	r->addr_size = addr_size;
 	r->offset_size = offset_size;
 	if (dw_file_abbrev_bytes(f, &lo, &hi) && abbrev_off < (Dwarf_Off)(hi - lo)) {
+		r->abbrev_sec = lo;
 		r->abbrev_lo = lo + abbrev_off;
 		r->abbrev_hi = hi;
 	}
@@ -299,8 +303,6 @@ void dw_reader_free(struct dw_reader *r)
 
 /* More attributes than this in one abbreviation: left to libdw. */
 #define DW_MAX_ATTRS 256
-/* Abbreviation codes up to this get their attribute list indexed. */
-#define DW_MAX_INDEXED_CODE 65535
 
 /* Room in r->infos for @code; false if out of memory. */
 static bool infos_reserve(struct dw_reader *r, uint64_t code)
@@ -326,22 +328,30 @@ static bool infos_reserve(struct dw_reader *r, uint64_t code)
 }
 
 /*
- * The next (name, form) of an abbreviation's list at *@p; false at its
- * end.  A list that does not parse was not indexed (index_abbrevs()).
+ * The next (name, form) of an abbreviation's list at *@p: 1, 0 at its
+ * end, -1 where libdw could read it otherwise: it keeps names and forms
+ * in 32 bits (a longer value would be cut, and could end the list) and
+ * reads at most 10 bytes of a LEB128.
  */
-static bool next_abbrev_attr(const struct dw_reader *r, const unsigned char **p,
-			     unsigned int *name, unsigned int *form)
+static int next_abbrev_attr(const unsigned char **p, const unsigned char *end,
+			    unsigned int *name, unsigned int *form)
 {
+	const unsigned char *q;
 	uint64_t n, f;
 
-	if (!read_uleb(p, r->abbrev_hi, &n) || !read_uleb(p, r->abbrev_hi, &f) || (!n && !f))
-		return false;
-	if (f == DW_FORM_implicit_const)
-		*p = skip_leb(*p, r->abbrev_hi);
-	/* Out of range: SZ_NONE below makes the abbreviation libdw's. */
-	*name = n > UINT32_MAX ? UINT32_MAX : n;
-	*form = f > UINT32_MAX ? 0 : f;
-	return *p != NULL;
+	if (!read_uleb(p, end, &n) || !read_uleb(p, end, &f) || n > UINT32_MAX || f > UINT32_MAX)
+		return -1;
+	if (!n && !f)
+		return 0;
+	if (f == DW_FORM_implicit_const) {
+		q = skip_leb(*p, end);
+		if (!q || q - *p > 10)
+			return -1;
+		*p = q;
+	}
+	*name = n;
+	*form = f;
+	return 1;
 }
 
 /*
@@ -352,22 +362,26 @@ static bool next_abbrev_attr(const struct dw_reader *r, const unsigned char **p,
  */
 static void index_abbrevs(struct dw_reader *r)
 {
-	const unsigned char *p = r->abbrev_lo, *end = r->abbrev_hi, *list;
-	uint64_t code, tag, name, form;
+	const unsigned char *p = r->abbrev_lo, *end = r->abbrev_hi, *entry, *list;
+	unsigned int name, form;
+	uint64_t code, tag;
+	int more;
 
 	r->abbrevs_indexed = true;
-	while (p && read_uleb(&p, end, &code) && code) {
-		if (!read_uleb(&p, end, &tag) || p >= end)
+	/* Up to anything libdw could read otherwise (next_abbrev_attr()). */
+	while (p) {
+		entry = p;
+		if (!read_uleb(&p, end, &code) || !code || code > UINT32_MAX ||
+		    !read_uleb(&p, end, &tag) || tag > UINT32_MAX || p >= end)
 			return;
 		list = ++p; /* past DW_CHILDREN_yes/no */
-		do {
-			if (!read_uleb(&p, end, &name) || !read_uleb(&p, end, &form))
-				return;
-			if (form == DW_FORM_implicit_const)
-				p = skip_leb(p, end);
-		} while (p && (name || form));
-		if (p && code <= DW_MAX_INDEXED_CODE && infos_reserve(r, code)) {
+		while ((more = next_abbrev_attr(&p, end, &name, &form)) > 0)
+			;
+		if (more < 0)
+			return;
+		if (code < DW_MAX_CODE && infos_reserve(r, code)) {
 			r->infos[code].listed_twice = r->infos[code].attrp != NULL;
+			r->infos[code].entry = entry;
 			r->infos[code].attrp = list;
 		}
 	}
@@ -383,7 +397,9 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 	const unsigned char *attrp;
 	struct dw_attr_spec *s;
 	int32_t fixed = 0;
+	Dwarf_Off off;
 	size_t i, j;
+	int more;
 
 	if (!r->abbrevs_indexed)
 		index_abbrevs(r);
@@ -395,6 +411,14 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 	dwarf_tag(die);
 	if (!die->abbrev || die->abbrev == (Dwarf_Abbrev *)-1l)
 		return NULL;
+	/*
+	 * The indexed list only if libdw took the same entry for the code:
+	 * its first attribute is at the entry's offset.  (One without
+	 * attributes is left to libdw: there is nothing to list.)
+	 */
+	if (attrp && (dwarf_getabbrevattr_data(die->abbrev, 0, NULL, NULL, NULL, &off) != 0 ||
+		      off != (Dwarf_Off)(info->entry - r->abbrev_sec)))
+		attrp = NULL;
 	info->abbrev = die->abbrev;
 	info->first = r->nr_specs;
 	info->has[0] = info->has[1] = 0;
@@ -414,10 +438,15 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 		Dwarf_Attribute attr;
 		Dwarf_Sword cval;
 
-		if (attrp && !next_abbrev_attr(r, &attrp, &name, &form))
+		if (attrp) {
+			more = next_abbrev_attr(&attrp, r->abbrev_hi, &name, &form);
+			if (more < 0)
+				info->usable = false;
+			if (more <= 0)
+				break;
+		} else if (dwarf_getabbrevattr_data(die->abbrev, i, &name, &form, &cval, NULL) != 0) {
 			break;
-		if (!attrp && dwarf_getabbrevattr_data(die->abbrev, i, &name, &form, &cval, NULL) != 0)
-			break;
+		}
 		s = i < DW_MAX_ATTRS ? btf_reserve_mem((void **)&r->specs, &r->specs_cap,
 						       sizeof(*s), r->nr_specs, UINT32_MAX, 1)
 				     : NULL;
@@ -663,6 +692,22 @@ Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int nam
 			return dwarf_attr(die, name, attr);
 	}
 	return NULL;
+}
+
+bool dw_hasattr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name)
+{
+	const unsigned char *p;
+	struct dw_abbrev_info *info = info_at(&ctx->rd, die, &p);
+	size_t i;
+
+	if (!info)
+		return dwarf_hasattr(die, name) == 1;
+	if (name < 128)
+		return info->has[name >> 6] & (1ull << (name & 63));
+	for (i = 0; i < info->nr; i++)
+		if (ctx->rd.specs[info->first + i].name == name)
+			return true;
+	return false;
 }
 
 int dw_signature_type(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type)

@@ -28,8 +28,8 @@ struct dw_reader {
 	struct dw_abbrev_info *infos; /* by abbreviation code */
 	size_t nr_infos;
 	size_t used_infos; /* codes below it may have been written */
-	/* The unit's abbreviation table, to the end of .debug_abbrev. */
-	const unsigned char *abbrev_lo, *abbrev_hi;
+	/* .debug_abbrev, and the unit's table in it (to the section's end). */
+	const unsigned char *abbrev_sec, *abbrev_lo, *abbrev_hi;
 	bool abbrevs_indexed; /* infos[].attrp set */
 	struct dw_attr_spec *specs;
 	size_t nr_specs;
@@ -175,6 +175,8 @@ int dw_type_size(struct dw_cu_ctx *ctx, Dwarf_Die *t, Dwarf_Word *size);
 int dw_signature_type(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type);
 Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name,
 			 Dwarf_Attribute *attr);
+/* dwarf_hasattr(): whether the abbreviation lists @name (values unread). */
+bool dw_hasattr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name);
 /*
  * dwarf_formref_die() (the DIE leaves its abbreviation unread, as libdw's
  * does): a reference within the reader's unit is added to the unit's

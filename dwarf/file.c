@@ -617,7 +617,9 @@ static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, shdr) || (shdr->sh_flags & SHF_COMPRESSED))
+		/* The one libdw reads: it skips group members and NOBITS too. */
+		if (!gelf_getshdr(scn, shdr) ||
+		    (shdr->sh_flags & (SHF_COMPRESSED | SHF_GROUP)) || shdr->sh_type == SHT_NOBITS)
 			continue;
 		s = elf_strptr(elf, shstrndx, shdr->sh_name);
 		if (s && !strcmp(s, name))

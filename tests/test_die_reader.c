@@ -75,10 +75,15 @@ static void check_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 			continue;
 		if (!dw_attr(ctx, die, lib.a[i].code, &a) || !same_attr(&a, &lib.a[i]))
 			fail(die, "dw_attr() finds another attribute");
+		if (!dw_hasattr(ctx, die, lib.a[i].code))
+			fail(die, "dw_hasattr() misses an attribute");
 	}
 	/* DW_AT_lo_user: no producer here uses it. */
 	if (!dwarf_attr(die, DW_AT_lo_user, &a) && dw_attr(ctx, die, DW_AT_lo_user, &a))
 		fail(die, "dw_attr() finds an attribute that is not there");
+	if (dw_hasattr(ctx, die, DW_AT_lo_user) != (dwarf_hasattr(die, DW_AT_lo_user) == 1) ||
+	    dw_hasattr(ctx, die, DW_AT_entry_pc) != (dwarf_hasattr(die, DW_AT_entry_pc) == 1))
+		fail(die, "dw_hasattr() differs");
 	n1 = dwarf_diename(die);
 	n2 = dw_diename(ctx, die);
 	if (n1 != n2 && (!n1 || !n2 || strcmp(n1, n2)))
@@ -197,6 +202,8 @@ static int check_file(const char *path)
 {
 	const struct btf_log log = { log_line, NULL };
 	struct dw_file *f = dw_file_open(path, &log);
+	/* One reader for all units, as a worker's: its tables are reused. */
+	struct dw_reader rd = { 0 };
 	Dwarf_Die child;
 	uint32_t i, n;
 
@@ -205,7 +212,7 @@ static int check_file(const char *path)
 	n = dw_file_cu_count(f);
 	check_units(f, path);
 	for (i = 0; i < n; i++) {
-		struct dw_cu_ctx ctx = { .file = f };
+		struct dw_cu_ctx ctx = { .file = f, .rd = rd };
 
 		if (dw_file_cu_die(f, i, &ctx.dw, &ctx.cu_die)) {
 			fprintf(stderr, "%s: unit %u: no unit DIE\n", path, i);
@@ -213,6 +220,7 @@ static int check_file(const char *path)
 			continue;
 		}
 		dw_reader_init(&ctx.rd, f, &ctx.cu_die);
+		rd = ctx.rd;
 		if (!ctx.rd.cu) {
 			fprintf(stderr, "%s: unit %u: the reader does not take it\n", path, i);
 			failures++;
@@ -221,8 +229,9 @@ static int check_file(const char *path)
 		check_attrs(&ctx, &ctx.cu_die);
 		if (dwarf_child(&ctx.cu_die, &child) == 0)
 			walk(&ctx, &child, 0);
-		dw_reader_free(&ctx.rd);
+		rd = ctx.rd;
 	}
+	dw_reader_free(&rd);
 	printf("%s: %u units, %lu DIEs, %lu attributes, %lu of %lu members read from their bytes\n",
 	       path, n, dies, attrs_seen, members_fast, members);
 	/* Every producer here writes plain members: the fast path must be taken. */
