@@ -982,6 +982,30 @@ fail:
 	return err;
 }
 
+long btf_merge_str_cached(struct btf *dst, const struct btf *src, uint32_t off,
+			  struct btf_off_map *base_map)
+{
+	bool in_base = src->base && !src->base->base && off && off < src->start_str_off &&
+		       !base_map->off;
+	const char *s;
+	long got;
+	int new_off;
+
+	if (in_base && (got = off_map_get(base_map, off)) >= 0)
+		return got;
+	if (in_base && off_map_missed(base_map))
+		in_base = false;
+	s = btf__str_by_offset(src, off);
+	if (!s)
+		return -EINVAL;
+	new_off = btf__add_str(dst, s);
+	if (new_off < 0)
+		return new_off;
+	if (in_base && off_map_put(base_map, off, new_off))
+		return -ENOMEM;
+	return new_off;
+}
+
 int btf__add_btf(struct btf *dst, const struct btf *src)
 {
 	return add_btf(dst, src, false, NULL);

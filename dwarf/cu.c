@@ -637,7 +637,8 @@ static int cu_setup(struct dw_cu_ctx *ctx, uint32_t idx)
 	name = dw_diename(ctx, &ctx->cu_die);
 	cu->name = strdup(name ? name : "");
 	cu->btf = str_btf(ctx);
-	cu->names = btf__new_empty();
+	/* Names in .debug_str are offsets there too (dw_str()). */
+	cu->names = str_btf(ctx);
 	if (!cu->name || !cu->btf || !cu->names || !ctx->types)
 		return -ENOMEM;
 	btf__set_pointer_size(cu->btf, dw_file_pointer_size(ctx->file));

@@ -95,6 +95,8 @@ struct enc_state {
 	 * in all of each of its strings merged (btf_merge_btf_cached()).
 	 */
 	struct btf_off_map str_base_map;
+	/* The same for the names of functions, parameters and variables (s->names). */
+	struct btf_off_map names_base_map;
 
 	/*
 	 * The dedup of the types, run ahead: the merge feeds it each CU's

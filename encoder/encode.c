@@ -364,6 +364,7 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 	err = enc_pool_run(&po, enc_merge_cu, &s, log);
 	/* Only the merge uses it; the dedup, next, is the peak. */
 	btf_off_map_free(&s.str_base_map);
+	btf_off_map_free(&s.names_base_map);
 	/* One line per failure: the decode's, if it failed too. */
 	werr = enc_elf_info_wait(&s.elf, log, err != 0);
 	if (!err)

@@ -14,6 +14,8 @@
 struct cu_map {
 	const struct btf *cu_names;
 	struct btf *names;
+	/* The names in the file's .debug_str merged so far (s->names_base_map). */
+	struct btf_off_map *base_map;
 	uint32_t delta;
 };
 
@@ -24,12 +26,8 @@ static uint32_t map_id(const struct cu_map *m, uint32_t id)
 
 static int map_str(const struct cu_map *m, uint32_t off, uint32_t *out)
 {
-	const char *str = off ? btf__str_by_offset(m->cu_names, off) : "";
-	int new_off;
+	long new_off = btf_merge_str_cached(m->names, m->cu_names, off, m->base_map);
 
-	if (!str)
-		return -EINVAL;
-	new_off = btf__add_str(m->names, str);
 	if (new_off < 0)
 		return new_off;
 	*out = new_off;
@@ -162,7 +160,7 @@ static int merge_sites(struct enc_state *s, const struct cu_map *m, const struct
 int enc_merge_cu(void *ctx, uint32_t idx, struct dw_cu *cu)
 {
 	struct enc_state *s = ctx;
-	struct cu_map m = { cu->names, s->names, 0 };
+	struct cu_map m = { cu->names, s->names, &s->names_base_map, 0 };
 	int first, err;
 
 	if (cu->skipped || !cu->btf)
@@ -222,5 +220,6 @@ void enc_state_free(struct enc_state *s)
 	free(s->sites);
 	free(s->locs);
 	btf_off_map_free(&s->str_base_map);
+	btf_off_map_free(&s->names_base_map);
 	btf_dedup_free(s->ahead);
 }
