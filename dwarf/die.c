@@ -52,15 +52,14 @@ struct dw_attr_spec {
 
 /*
  * How dw_member_attrs() reads the members of one abbreviation: where all
- * attributes have fixed sizes and plain forms, each field from its fixed
- * offset past the abbreviation code (sizes 0: absent), with no branch per
- * attribute; otherwise by the loop over the attributes.
+ * attributes have fixed sizes and plain forms, each field from its spec's
+ * fixed offset, with no branch per attribute; otherwise by the loop over
+ * the attributes.
  */
 struct dw_member_plan {
 	int8_t state; /* 0: not made yet, 1: by offsets, -1: by the loop */
-	uint8_t name_size, loc_size, bits_size, dbo_size;
-	int16_t type_spec; /* DW_AT_type's index in the specs, -1: none */
-	uint16_t name_off, type_off, loc_off, bits_off, dbo_off;
+	/* Index in the abbreviation's specs of each attribute read, -1: none. */
+	int16_t name, type, loc, bits, dbo;
 };
 
 struct dw_abbrev_info {
@@ -304,6 +303,19 @@ void dw_reader_free(struct dw_reader *r)
 /* More attributes than this in one abbreviation: left to libdw. */
 #define DW_MAX_ATTRS 256
 
+/* The forms of a reference within the unit (all libdw follows as DW_AT_sibling). */
+static bool is_unit_ref_form(unsigned int form)
+{
+	return form == DW_FORM_ref1 || form == DW_FORM_ref2 || form == DW_FORM_ref4 ||
+	       form == DW_FORM_ref8 || form == DW_FORM_ref_udata;
+}
+
+/* Whether @info lists attribute @name, for a name below 128. */
+static bool abbrev_has(const struct dw_abbrev_info *info, unsigned int name)
+{
+	return info->has[name >> 6] & (1ull << (name & 63));
+}
+
 /* Room in r->infos for @code; false if out of memory. */
 static bool infos_reserve(struct dw_reader *r, uint64_t code)
 {
@@ -357,8 +369,9 @@ static int next_abbrev_attr(const unsigned char **p, const unsigned char *end,
 /*
  * Where each abbreviation of the unit lists its attributes, from one
  * pass over its table: libdw hands them out one at a time, each call
- * walking the list from its start.  A code met twice, or anything that
- * does not parse, is left to libdw (attrp NULL).
+ * walking the list from its start.  A code met twice (listed_twice), and
+ * every code from the first entry that does not parse as libdw would
+ * read it on (attrp NULL), are left to libdw.
  */
 static void index_abbrevs(struct dw_reader *r)
 {
@@ -369,7 +382,7 @@ static void index_abbrevs(struct dw_reader *r)
 
 	r->abbrevs_indexed = true;
 	/* Up to anything libdw could read otherwise (next_abbrev_attr()). */
-	while (p) {
+	for (;;) {
 		entry = p;
 		if (!read_uleb(&p, end, &code) || !code || code > UINT32_MAX ||
 		    !read_uleb(&p, end, &tag) || tag > UINT32_MAX || p >= end)
@@ -476,8 +489,7 @@ static struct dw_abbrev_info *info_build(struct dw_reader *r, Dwarf_Die *die, ui
 		else if (fixed >= 0)
 			fixed += s->size;
 		/* libdw follows only these as DW_AT_sibling. */
-		if (name == DW_AT_sibling && form != DW_FORM_ref1 && form != DW_FORM_ref2 &&
-		    form != DW_FORM_ref4 && form != DW_FORM_ref8 && form != DW_FORM_ref_udata)
+		if (name == DW_AT_sibling && !is_unit_ref_form(form))
 			info->usable = false;
 		/* A name twice: which one libdw picks is its business. */
 		for (j = info->first; j < r->nr_specs - 1; j++)
@@ -670,7 +682,7 @@ Dwarf_Attribute *dw_attr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int nam
 
 	if (!info)
 		return dwarf_attr(die, name, attr);
-	if (name < 128 && !(info->has[name >> 6] & (1ull << (name & 63))))
+	if (name < 128 && !abbrev_has(info, name))
 		return NULL;
 	s = &r->specs[info->first];
 	for (i = 0; i < info->nr; i++) {
@@ -703,7 +715,7 @@ bool dw_hasattr(struct dw_cu_ctx *ctx, Dwarf_Die *die, unsigned int name)
 	if (!info)
 		return dwarf_hasattr(die, name) == 1;
 	if (name < 128)
-		return info->has[name >> 6] & (1ull << (name & 63));
+		return abbrev_has(info, name);
 	for (i = 0; i < info->nr; i++)
 		if (ctx->rd.specs[info->first + i].name == name)
 			return true;
@@ -807,49 +819,49 @@ static bool is_data_form(unsigned int form)
 	       form == DW_FORM_data8;
 }
 
+/* A name by DW_FORM_strp of @size bytes at @v, in .debug_str; false if outside it. */
+static bool strp_name(const struct dw_reader *r, const unsigned char *v, int size, const char **name)
+{
+	uint64_t off = read_fixed(v, size);
+
+	if (off >= (uint64_t)(r->str_hi - r->str_lo))
+		return false;
+	*name = r->str_lo + off;
+	return true;
+}
+
 /* Fills @info's member plan (dw_member_plan above). */
 static void member_plan_make(const struct dw_reader *r, struct dw_abbrev_info *info)
 {
 	const struct dw_attr_spec *s = &r->specs[info->first];
 	struct dw_member_plan *pl = &info->member;
-	uint16_t off = 0;
 	size_t i;
 
-	memset(pl, 0, sizeof(*pl));
-	pl->state = -1;
-	pl->type_spec = -1;
-	if (info->fixed_len < 0 || info->fixed_len > UINT16_MAX)
+	*pl = (struct dw_member_plan){ .state = -1, .name = -1, .type = -1, .loc = -1,
+				       .bits = -1, .dbo = -1 };
+	/* Every attribute at a fixed offset (dw_attr_spec.off). */
+	if (info->fixed_len < 0 || info->fixed_len > INT16_MAX)
 		return;
-	for (i = 0; i < info->nr; off += s[i].size, i++) {
+	for (i = 0; i < info->nr; i++) {
 		switch (s[i].name) {
 		case DW_AT_name:
 			if (s[i].form != DW_FORM_strp)
 				return;
-			pl->name_off = off;
-			pl->name_size = s[i].size;
+			pl->name = i;
 			break;
 		case DW_AT_type:
-			if (s[i].form != DW_FORM_ref1 && s[i].form != DW_FORM_ref2 &&
-			    s[i].form != DW_FORM_ref4 && s[i].form != DW_FORM_ref8)
+			if (!is_unit_ref_form(s[i].form))
 				return;
-			pl->type_spec = i;
-			pl->type_off = off;
+			pl->type = i;
 			break;
 		case DW_AT_data_member_location:
 		case DW_AT_bit_size:
 		case DW_AT_data_bit_offset:
 			if (!is_data_form(s[i].form))
 				return;
-			if (s[i].name == DW_AT_data_member_location) {
-				pl->loc_off = off;
-				pl->loc_size = s[i].size;
-			} else if (s[i].name == DW_AT_bit_size) {
-				pl->bits_off = off;
-				pl->bits_size = s[i].size;
-			} else {
-				pl->dbo_off = off;
-				pl->dbo_size = s[i].size;
-			}
+			*(s[i].name == DW_AT_data_member_location ? &pl->loc :
+			  s[i].name == DW_AT_bit_size		  ? &pl->bits :
+								    &pl->dbo) = i;
 			break;
 		case DW_AT_decl_file:
 		case DW_AT_decl_line:
@@ -868,31 +880,23 @@ static bool member_by_plan(const struct dw_reader *r, const struct dw_abbrev_inf
 			   const unsigned char *p, Dwarf_Die *die, struct dw_member_attrs *m)
 {
 	const struct dw_member_plan *pl = &info->member;
-	uint64_t off;
+	const struct dw_attr_spec *s = &r->specs[info->first];
 
 	if (info->fixed_len > r->end - p)
 		return false;
 	memset(m, 0, sizeof(*m));
-	if (pl->name_size) {
-		off = read_fixed(p + pl->name_off, pl->name_size);
-		if (off >= (uint64_t)(r->str_hi - r->str_lo))
-			return false;
-		m->name = r->str_lo + off;
-	}
-	if (pl->type_spec >= 0)
-		make_attr(&r->specs[info->first + pl->type_spec], p + pl->type_off, die, &m->type);
-	if (pl->loc_size) {
-		m->has_byte_off = true;
-		m->byte_off = read_fixed(p + pl->loc_off, pl->loc_size);
-	}
-	if (pl->bits_size) {
-		m->has_bit_size = true;
-		m->bit_size = read_fixed(p + pl->bits_off, pl->bits_size);
-	}
-	if (pl->dbo_size) {
-		m->has_data_bit_off = true;
-		m->data_bit_off = read_fixed(p + pl->dbo_off, pl->dbo_size);
-	}
+	if (pl->name >= 0 && !strp_name(r, p + s[pl->name].off, s[pl->name].size, &m->name))
+		return false;
+	if (pl->type >= 0)
+		make_attr(&s[pl->type], p + s[pl->type].off, die, &m->type);
+	if (pl->loc >= 0)
+		m->has_byte_off = plain_udata(&s[pl->loc], p + s[pl->loc].off, r->end, &m->byte_off);
+	if (pl->bits >= 0)
+		m->has_bit_size = plain_udata(&s[pl->bits], p + s[pl->bits].off, r->end,
+					      &m->bit_size);
+	if (pl->dbo >= 0)
+		m->has_data_bit_off = plain_udata(&s[pl->dbo], p + s[pl->dbo].off, r->end,
+						  &m->data_bit_off);
 	m->has_children = info->children;
 	return true;
 }
@@ -903,7 +907,6 @@ bool dw_member_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_member_att
 	const struct dw_attr_spec *s;
 	const unsigned char *p, *v;
 	struct dw_abbrev_info *info = info_at(r, die, &p);
-	uint64_t off;
 	size_t i;
 	bool ok;
 
@@ -926,17 +929,11 @@ bool dw_member_attrs(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct dw_member_att
 				m->name = (const char *)v;
 				continue;
 			}
-			if (s[i].form != DW_FORM_strp)
+			if (s[i].form != DW_FORM_strp || !strp_name(r, v, s[i].size, &m->name))
 				return false;
-			off = read_fixed(v, s[i].size);
-			if (off >= (uint64_t)(r->str_hi - r->str_lo))
-				return false;
-			m->name = r->str_lo + off;
 			continue;
 		case DW_AT_type:
-			if (s[i].form != DW_FORM_ref1 && s[i].form != DW_FORM_ref2 &&
-			    s[i].form != DW_FORM_ref4 && s[i].form != DW_FORM_ref8 &&
-			    s[i].form != DW_FORM_ref_udata)
+			if (!is_unit_ref_form(s[i].form))
 				return false;
 			make_attr(&s[i], v, die, &m->type);
 			continue;
