@@ -436,6 +436,16 @@ static int follow_signature(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id,
 	return err ? err : 1;
 }
 
+static int reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
+
+/* reserve(), or for a type-unit stub its type's id (follow_signature()). */
+static int reserve_type(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, int depth)
+{
+	int err = follow_signature(ctx, die, id, depth);
+
+	return err ? (err < 0 ? err : 0) : reserve(ctx, die, id);
+}
+
 /* Gives @die its id(s) and queues it for emission; *@id = its own id. */
 static int reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 {
@@ -466,12 +476,10 @@ static int reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id)
 int dw_types_reserve(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 {
 	uint32_t id;
-	int err;
 
-	if (map_get(ctx->types, dw_dieoffset(ctx, die), &id))
+	if (map_get(ctx->types, die_key(ctx, die), &id))
 		return 0;
-	err = follow_signature(ctx, die, &id, 0);
-	return err ? (err < 0 ? err : 0) : reserve(ctx, die, &id);
+	return reserve_type(ctx, die, &id, 0);
 }
 
 /* The id of the int arrays are indexed by, reserving a synthetic one. */
@@ -518,10 +526,8 @@ static int resolve(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, int dept
 	if (map_get(ctx->types, off, id))
 		return 0;
 	tag = dwarf_tag(die);
-	if (dw_is_type_tag(tag)) {
-		err = follow_signature(ctx, die, id, depth);
-		return err ? (err < 0 ? err : 0) : reserve(ctx, die, id);
-	}
+	if (dw_is_type_tag(tag))
+		return reserve_type(ctx, die, id, depth);
 	*id = 0;
 	if (tag == DW_TAG_atomic_type || tag == DW_TAG_immutable_type) {
 		if (depth > DW_MAX_LOOKTHROUGH) {
@@ -849,7 +855,7 @@ int dw_types_struct_end(struct dw_cu_ctx *ctx, Dwarf_Die *die, size_t mark, bool
 
 	/* Its members are [mark, nr): those of structs nested in it moved out. */
 	t->open_structs--;
-	if (map_get(t, dw_dieoffset(ctx, die), &id)) {
+	if (map_get(t, die_key(ctx, die), &id)) {
 		t->mems.nr = mark;
 		return 0;
 	}
