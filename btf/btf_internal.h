@@ -179,8 +179,9 @@ void btf_off_map_free(struct btf_off_map *m);
 int btf_merge_btf_cached(struct btf *dst, const struct btf *src, struct btf_off_map *base_map);
 /*
  * The offset in @dst of string @off of @src, added if new; a string of
- * @src's btf_new_str_base() is looked up in @base_map first, and kept
- * there, as btf_merge_btf_cached() does.  Negative errno.
+ * @src's btf_new_str_base() is looked up in @base_map (if any) first, and
+ * kept there: what btf_merge_btf_cached() does for each name.  Negative
+ * errno.
  */
 long btf_merge_str_cached(struct btf *dst, const struct btf *src, uint32_t off,
 			  struct btf_off_map *base_map);

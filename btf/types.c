@@ -880,18 +880,36 @@ static int remap_id(uint32_t *id, void *arg)
 	return 0;
 }
 
+long btf_merge_str_cached(struct btf *dst, const struct btf *src, uint32_t off,
+			  struct btf_off_map *base_map)
+{
+	bool in_base = base_map && !base_map->off && src->base && !src->base->base && off &&
+		       off < src->start_str_off;
+	const char *s;
+	long got;
+	int new_off;
+
+	if (in_base && (got = off_map_get(base_map, off)) >= 0)
+		return got;
+	if (in_base && off_map_missed(base_map))
+		in_base = false;
+	s = btf__str_by_offset(src, off);
+	if (!s)
+		return -EINVAL;
+	new_off = btf__add_str(dst, s);
+	if (new_off < 0)
+		return new_off;
+	if (in_base && off_map_put(base_map, off, new_off))
+		return -ENOMEM;
+	return new_off;
+}
+
 static int remap_str(uint32_t *off, void *arg)
 {
 	struct add_btf_ctx *c = arg;
-	const char *s;
-	int new_off;
-
 	uint32_t own = *off - c->src->start_str_off;
 	bool cached = *off >= c->src->start_str_off && own < c->src->strs->len;
-	bool in_base = !cached && c->base_map && !c->base_map->off &&
-		       *off < c->src->start_str_off;
-	uint32_t key = *off;
-	long got;
+	long new_off;
 
 	if (!*off)
 		return 0;
@@ -899,22 +917,11 @@ static int remap_str(uint32_t *off, void *arg)
 		*off = c->str_map[own] - 1;
 		return 0;
 	}
-	if (in_base && (got = off_map_get(c->base_map, key)) >= 0) {
-		*off = got;
-		return 0;
-	}
-	if (in_base && off_map_missed(c->base_map))
-		in_base = false;
-	s = btf__str_by_offset(c->src, *off);
-	if (!s)
-		return -EINVAL;
-	new_off = btf__add_str(c->dst, s);
+	new_off = btf_merge_str_cached(c->dst, c->src, *off, c->base_map);
 	if (new_off < 0)
 		return new_off;
 	if (cached)
 		c->str_map[own] = new_off + 1;
-	if (in_base && off_map_put(c->base_map, key, new_off))
-		return -ENOMEM;
 	*off = new_off;
 	return 0;
 }
@@ -980,30 +987,6 @@ fail:
 	dst->types_len = old_len;
 	dst->nr_types = old_nr;
 	return err;
-}
-
-long btf_merge_str_cached(struct btf *dst, const struct btf *src, uint32_t off,
-			  struct btf_off_map *base_map)
-{
-	bool in_base = src->base && !src->base->base && off && off < src->start_str_off &&
-		       !base_map->off;
-	const char *s;
-	long got;
-	int new_off;
-
-	if (in_base && (got = off_map_get(base_map, off)) >= 0)
-		return got;
-	if (in_base && off_map_missed(base_map))
-		in_base = false;
-	s = btf__str_by_offset(src, off);
-	if (!s)
-		return -EINVAL;
-	new_off = btf__add_str(dst, s);
-	if (new_off < 0)
-		return new_off;
-	if (in_base && off_map_put(base_map, off, new_off))
-		return -ENOMEM;
-	return new_off;
 }
 
 int btf__add_btf(struct btf *dst, const struct btf *src)
