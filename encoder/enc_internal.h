@@ -118,8 +118,9 @@ void enc_state_free(struct enc_state *s);
 /*
  * funcs.c: chooses functions (pahole's rules) and appends FUNC_PROTO+FUNC.
  * Which functions are candidates, by name, is worked out on a thread of
- * its own from enc_funcs_order_start() on, while the types are deduped;
- * enc_add_funcs() waits for it.  enc_funcs_order_free() in any case.
+ * its own from enc_funcs_order_start() on, while the types are deduped
+ * (at once, without a thread); enc_add_funcs() waits for it.
+ * enc_funcs_order_free() in any case.
  */
 struct enc_func_order {
 	struct enc_state *s;
@@ -127,7 +128,7 @@ struct enc_func_order {
 	uint32_t n;
 	int err;
 	pthread_t th;
-	bool threaded, done;
+	bool threaded;
 };
 void enc_funcs_order_start(struct enc_state *s, struct enc_func_order *fo);
 int enc_add_funcs(struct enc_state *s, struct enc_func_order *fo);

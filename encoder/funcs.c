@@ -314,27 +314,23 @@ void enc_funcs_order_start(struct enc_state *s, struct enc_func_order *fo)
 	*fo = (struct enc_func_order){ .s = s };
 	/* It only reads names, flags and symbols, which the dedup leaves alone. */
 	fo->threaded = !pthread_create(&fo->th, NULL, order_funcs, fo);
+	if (!fo->threaded)
+		order_funcs(fo);
 }
 
-/* Waits for the order (works it out here if no thread could). */
+/* Waits for the order; its error, if it failed. */
 static int order_wait(struct enc_func_order *fo)
 {
 	if (fo->threaded) {
 		pthread_join(fo->th, NULL);
 		fo->threaded = false;
-		fo->done = true;
-	}
-	if (!fo->done) {
-		order_funcs(fo);
-		fo->done = true;
 	}
 	return fo->err;
 }
 
 void enc_funcs_order_free(struct enc_func_order *fo)
 {
-	if (fo->threaded)
-		pthread_join(fo->th, NULL);
+	order_wait(fo);
 	free(fo->idx);
 	*fo = (struct enc_func_order){ 0 };
 }
