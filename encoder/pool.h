@@ -18,8 +18,9 @@ struct enc_pool_opts {
 /*
  * Opens @o->path once per worker, decodes every CU and hands each result
  * to @consume in CU order; the result is released after @consume returns.
- * At most 2 x jobs decoded CUs wait in memory.  Returns 0, the first
- * negative errno of a worker, or @consume's first non-zero return.
+ * At most 8 x jobs decoded CUs wait in memory (pool.c's window).
+ * Returns 0, the first negative errno of a worker, or @consume's first
+ * non-zero return.
  */
 int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ctx,
 		 const struct btf_log *log);
