@@ -186,7 +186,10 @@ int btf_merge_btf_cached(struct btf *dst, const struct btf *src, struct btf_off_
 long btf_merge_str_cached(struct btf *dst, const struct btf *src, uint32_t off,
 			  struct btf_off_map *base_map);
 
-/* Offset of name @s (0 for NULL or ""), added if new; negative errno. */
+/*
+ * Offset of name @s (0 for NULL or ""; one in the base's range is its
+ * offset there, even if empty), added if new; negative errno.
+ */
 int btf_add_name(struct btf *btf, const char *s);
 
 /*

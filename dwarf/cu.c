@@ -318,7 +318,8 @@ static int add_params(struct dw_cu_ctx *ctx, Dwarf_Die *die, Dwarf_Die *origin,
 		if (die != origin && origin_param_idx(ctx, origin, &decl) != f->nr_params)
 			f->flags |= DW_FUNC_REORDERED;
 		name = dw_diename(ctx, &decl);
-		if (!name)
+		/* "" too: a FUNC with it would not load (arg without a name). */
+		if (!name || !name[0])
 			f->flags |= DW_FUNC_UNNAMED_PARAM;
 		off = dw_str(ctx, name);
 		err = off < 0 ? off : type_of(ctx, &child, &p.type, &type);

@@ -100,3 +100,8 @@ add_test(NAME odd_abbrevs
 	COMMAND sh ${TESTS_DIR}/odd_abbrevs.sh ${BTFENC_BIN} $<TARGET_FILE:test_die_reader>
 		${CMAKE_CURRENT_BINARY_DIR}/odd_abbrevs)
 set_tests_properties(odd_abbrevs PROPERTIES SKIP_RETURN_CODE 77)
+
+# A name emptied in .debug_str: unnamed member, function left out.
+add_test(NAME empty_names
+	COMMAND sh ${TESTS_DIR}/empty_names.sh ${BTFENC_BIN} ${CMAKE_CURRENT_BINARY_DIR}/empty_names)
+set_tests_properties(empty_names PROPERTIES SKIP_RETURN_CODE 77)
