@@ -1435,7 +1435,7 @@ static void hypot_merge(struct dedup *d)
 	for (i = 0; i < d->hypot_cnt; i++) {
 		uint32_t c_id = resolve_id(d, d->hypot_list[i]);
 		uint32_t t_id = resolve_id(d, d->hypot_map[d->hypot_list[i]] - 1);
-		unsigned int c_kind = btf_kind(tp(d, c_id)), t_kind = btf_kind(tp(d, t_id));
+		unsigned int c_kind = d->kinds[c_id], t_kind = d->kinds[t_id];
 
 		/* A base FWD may point into split types: base ids keep their numbers. */
 		if (t_kind != BTF_KIND_FWD && c_kind == BTF_KIND_FWD)
