@@ -33,7 +33,7 @@ struct dw_opts {
 
 /* A parameter or return slot of a prototype, ids local to dw_cu.btf. */
 struct dw_param {
-	uint32_t name_off; /* in dw_cu.names, 0 = unnamed */
+	uint32_t name_off; /* in dw_cu.names; 0 = unnamed ("" too, once merged) */
 	uint32_t type;     /* id in dw_cu.btf, 0 = void */
 };
 

@@ -87,10 +87,15 @@ static bool has_params(Dwarf_Die *die)
 static bool site_origin(Dwarf_Die *die, Dwarf_Die *origin, Dwarf_Die *params)
 {
 	Dwarf_Die cur, next;
+	const char *name;
 	int hops;
 
 	if (!ref_die(die, DW_AT_abstract_origin, origin) ||
-	    dwarf_tag(origin) != DW_TAG_subprogram || !dwarf_diename(origin))
+	    dwarf_tag(origin) != DW_TAG_subprogram)
+		return false;
+	/* Nameless (or named ""): no FUNC or LOCSEC entry could name it. */
+	name = dwarf_diename(origin);
+	if (!name || !name[0])
 		return false;
 	cur = *origin;
 	for (hops = 0; hops < DW_ORIGIN_HOPS; hops++) {
