@@ -290,6 +290,9 @@ static void report_sites(const struct enc_state *s)
 		"%llu of %llu parameters located\n",
 		(unsigned long long)c->sites, (unsigned long long)c->outside_text,
 		(unsigned long long)c->params_located, (unsigned long long)c->params);
+	if (c->unnamed_param)
+		fprintf(stderr, "btfenc: %llu inline sites left out: a parameter without a name\n",
+			(unsigned long long)c->unnamed_param);
 }
 
 /* Counts the lines logged, so that no failure goes without one. */

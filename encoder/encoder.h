@@ -58,6 +58,8 @@ struct enc_site_counts {
 	uint64_t params_located;
 	uint64_t miss[16];     /* indexed by enum dw_loc_miss */
 	uint64_t layout_only;  /* reg+offset or frame base: not in the seed layout */
+	/* Merged layout: a prototype parameter without a name, left out. */
+	uint64_t unnamed_param;
 	/*
 	 * Kept sites where DWARF has a location at the site address for every
 	 * parameter: the most any encoder of this DWARF can reach.

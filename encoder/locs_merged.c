@@ -373,6 +373,16 @@ static int emit_locsecs(struct mctx *c, struct mentry *e, size_t n)
 	return 0;
 }
 
+static bool unnamed_param(const struct enc_state *s, const struct enc_site *site)
+{
+	uint32_t i;
+
+	for (i = 0; i < site->nr_params; i++)
+		if (!s->params[site->first_param + i].name_off)
+			return true;
+	return false;
+}
+
 static int collect(struct mctx *c, struct mentry *e, size_t *n)
 {
 	struct enc_state *s = c->s;
@@ -387,6 +397,11 @@ static int collect(struct mctx *c, struct mentry *e, size_t *n)
 		if (idx < 0 || !(s->elf.secs[idx].flags & SHF_EXECINSTR) ||
 		    site->addr < sec_base(c, idx) || site->addr - sec_base(c, idx) > UINT32_MAX) {
 			s->counts.outside_text++;
+			continue;
+		}
+		/* A FUNC with an unnamed argument does not load (C23, C++). */
+		if (unnamed_param(s, site)) {
+			s->counts.unnamed_param++;
 			continue;
 		}
 		enc_count_dwarf_complete(s, site);

@@ -75,3 +75,10 @@ endif()
 add_test(NAME sites_vmlinux_stats
 	COMMAND test_sites /usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64 --stats)
 set_tests_properties(sites_vmlinux_stats PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# An inlined function with an unnamed parameter (C23): seed layout keeps
+# its sites, the merged layout leaves them out; both encode.
+add_test(NAME unnamed_inline_param
+	COMMAND sh ${TESTS_DIR}/unnamed_inline_param.sh ${BTFENC_BIN}
+		${CMAKE_CURRENT_BINARY_DIR}/unnamed_inline_param)
+set_tests_properties(unnamed_inline_param PROPERTIES SKIP_RETURN_CODE 77)
