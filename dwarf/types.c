@@ -572,7 +572,7 @@ static int emit_base(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 
 	attr_udata(&a.encoding, &enc);
 	attr_udata(&a.byte_size, &size);
-	if (enc == DW_ATE_float && ctx->opts->encode_float && name &&
+	if (enc == DW_ATE_float && ctx->opts->encode_float && name && name[0] &&
 	    (size == 2 || size == 4 || size == 8 || size == 12 || size == 16))
 		return btf__add_float(ctx->cu->btf, name, size);
 	if (enc == DW_ATE_boolean)
@@ -654,7 +654,7 @@ static int emit_typedef(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t self)
 	uint32_t ref;
 	int err;
 
-	if (!name) {
+	if (!name || !name[0]) {
 		dw_log_die(ctx, die, "typedef without a name", false);
 		return -EINVAL;
 	}
@@ -965,7 +965,7 @@ static int emit_struct(struct dw_cu_ctx *ctx, const struct dw_slot *s)
 	int id, err = 0;
 
 	if (a.declaration) {
-		if (!name) {
+		if (!name || !name[0]) {
 			dw_log_die(ctx, &die, "anonymous declaration", false);
 			return -EINVAL;
 		}

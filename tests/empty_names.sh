@@ -13,8 +13,9 @@
 # does not load); the sites of the inlined function that lost its name
 # are left out with --btf_features=inline (a LOCSEC entry needs one),
 # and the encode succeeds; every other name is as it was, and the rest
-# of the cut strings is nowhere.  Exit 77 = skip (no compiler, python3,
-# or a fixture this machine cannot patch).
+# of the cut strings is nowhere.  Then the kinds that need a name (see
+# below).  Exit 77 = skip (no compiler, python3, or a fixture this
+# machine cannot patch).
 set -u
 export LC_ALL=C
 btfenc=$1 out=$2
@@ -29,6 +30,7 @@ en_holder: en_kept_member (anon)"
 st=0 ran=0
 for cc in gcc clang; do
 	command -v $cc >/dev/null 2>&1 || continue
+	have_cc=$cc
 	for dw in 4 5; do
 		obj=$out/en-$cc-$dw.o
 		ran=1
@@ -75,4 +77,40 @@ for cc in gcc clang; do
 	done
 done
 [ $ran = 1 ] || { echo "SKIP: no C compiler"; exit 77; }
+
+# Kinds BTF does not allow unnamed (tests/fixtures/types/required_names.c):
+# a typedef or a declared struct named "" stops the encode with one line
+# naming the file and the DIE; a float named "" becomes the placeholder
+# int, as an unnamed base type does.
+obj=$out/required.o
+for cut in en_cut_typedef:"typedef without a name" en_cut_decl:"anonymous declaration" \
+	float:; do
+	name=${cut%%:*} msg=${cut#*:}
+	rm -f "$obj.btf"
+	if ! $have_cc -g -O2 -c -o "$obj" "$(dirname "$src")/required_names.c" ||
+		! python3 "$tools/cut_names.py" "$obj" "$name"; then
+		echo "FAIL: required_names.c: not built or not patched"
+		st=1
+		continue
+	fi
+	"$btfenc" --btf_features=default,float --btf_encode_detached "$obj.btf" "$obj" \
+		2>"$obj.err"
+	rc=$?
+	if [ -n "$msg" ]; then
+		if [ $rc = 0 ] || [ -e "$obj.btf" ] || [ "$(wc -l <"$obj.err")" != 1 ] ||
+			! grep -q "^btfenc: $obj: .*DIE 0x[0-9a-f]*: $msg\$" "$obj.err"; then
+			echo "FAIL: $name cut: not one error line saying \"$msg\""
+			cat "$obj.err"
+			st=1
+		else
+			echo "ok: $name cut: $msg"
+		fi
+	elif [ $rc != 0 ] ||
+		! "$btfenc" dump "$obj.btf" | grep -q "INT '__SANITIZED_FAKE_INT__' size=4"; then
+		echo "FAIL: $name cut: not encoded as the placeholder int"
+		st=1
+	else
+		echo "ok: $name cut: placeholder int"
+	fi
+done
 exit $st
