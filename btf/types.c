@@ -258,7 +258,7 @@ int btf_add_name(struct btf *btf, const char *name)
 	return btf->names_lo ? add_own_str(btf, name) : btf__add_str(btf, name);
 }
 
-/* Name offset for a builder: 0 for NULL or "" (see btf_add_name()). */
+/* Name offset for a builder (btf_add_name(): "" in the base keeps its offset). */
 static int name_off_of(struct btf *btf, const char *name)
 {
 	return btf_add_name(btf, name);

@@ -117,9 +117,6 @@ static void print_reasons(const char *path, const char *base)
 	       (unsigned long long)c.dwarf_complete,
 	       (unsigned long long)(c.sites - c.outside_text),
 	       pct(c.dwarf_complete, c.sites - c.outside_text));
-	if (c.unnamed_param)
-		printf("  left out, a parameter without a name (merged layout): %llu\n",
-		       (unsigned long long)c.unnamed_param);
 	for (i = 1; i < ENC_MISS_NR; i++)
 		if (c.miss[i])
 			printf("  missing, %s: %llu\n", miss_names[i], (unsigned long long)c.miss[i]);

@@ -141,9 +141,9 @@ static int type_of(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, Dwarf_Di
 /* Adds the btf_decl_tag annotations among @die's children to cu->tags. */
 static int add_decl_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die, int component, uint16_t *nr)
 {
+	const char *name, *value;
 	Dwarf_Attribute attr;
 	struct dw_tag tag;
-	const char *name;
 	Dwarf_Die child;
 	int off;
 	long idx;
@@ -157,7 +157,11 @@ static int add_decl_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die, int component, u
 		if (!name || strcmp(name, "btf_decl_tag") ||
 		    !dw_attr(ctx, &child, DW_AT_const_value, &attr))
 			continue;
-		off = dw_str(ctx, dwarf_formstring(&attr));
+		/* BTF has no tag without a value. */
+		value = dwarf_formstring(&attr);
+		if (!value || !value[0])
+			continue;
+		off = dw_str(ctx, value);
 		if (off < 0)
 			return off;
 		tag.value_off = off;

@@ -323,11 +323,14 @@ static const char *type_attrs_read(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct
 	return a->integrate ? dw_diename(ctx, die) : NULL;
 }
 
-/* The annotation's value if @die is DW_TAG_LLVM_annotation named @kind. */
+/*
+ * The annotation's value if @die is DW_TAG_LLVM_annotation named @kind.
+ * An empty value counts as none: BTF has no tag without one.
+ */
 static const char *annotation_value(struct dw_cu_ctx *ctx, Dwarf_Die *die, const char *kind)
 {
 	Dwarf_Attribute attr;
-	const char *name;
+	const char *name, *value;
 
 	if (dwarf_tag(die) != DW_TAG_LLVM_annotation)
 		return NULL;
@@ -336,7 +339,8 @@ static const char *annotation_value(struct dw_cu_ctx *ctx, Dwarf_Die *die, const
 		return NULL;
 	if (!dw_attr(ctx, die, DW_AT_const_value, &attr))
 		return NULL;
-	return dwarf_formstring(&attr);
+	value = dwarf_formstring(&attr);
+	return value && value[0] ? value : NULL;
 }
 
 bool dw_is_type_tag(int tag)

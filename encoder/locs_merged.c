@@ -373,12 +373,14 @@ static int emit_locsecs(struct mctx *c, struct mentry *e, size_t n)
 	return 0;
 }
 
+/* A parameter without a name; "..." (void, no name) is not one. */
 static bool unnamed_param(const struct enc_state *s, const struct enc_site *site)
 {
+	const struct dw_param *p = &s->params[site->first_param];
 	uint32_t i;
 
 	for (i = 0; i < site->nr_params; i++)
-		if (!s->params[site->first_param + i].name_off)
+		if (!p[i].name_off && p[i].type)
 			return true;
 	return false;
 }
