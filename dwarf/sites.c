@@ -90,8 +90,7 @@ static bool site_origin(Dwarf_Die *die, Dwarf_Die *origin, Dwarf_Die *params)
 	const char *name;
 	int hops;
 
-	if (!ref_die(die, DW_AT_abstract_origin, origin) ||
-	    dwarf_tag(origin) != DW_TAG_subprogram)
+	if (!ref_die(die, DW_AT_abstract_origin, origin) || dwarf_tag(origin) != DW_TAG_subprogram)
 		return false;
 	/* Nameless (or named ""): no FUNC or LOCSEC entry could name it. */
 	name = dwarf_diename(origin);
