@@ -141,8 +141,7 @@ static int type_of(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id, Dwarf_Di
 /* Adds the btf_decl_tag annotations among @die's children to cu->tags. */
 static int add_decl_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die, int component, uint16_t *nr)
 {
-	const char *name, *value;
-	Dwarf_Attribute attr;
+	const char *value;
 	struct dw_tag tag;
 	Dwarf_Die child;
 	int off;
@@ -151,15 +150,8 @@ static int add_decl_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die, int component, u
 	if (!ctx->opts->decl_tag || !dwarf_haschildren(die) || dw_child(ctx, die, &child) != 0)
 		return 0;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_LLVM_annotation)
-			continue;
-		name = dw_diename(ctx, &child);
-		if (!name || strcmp(name, "btf_decl_tag") ||
-		    !dw_attr(ctx, &child, DW_AT_const_value, &attr))
-			continue;
-		/* BTF has no tag without a value. */
-		value = dwarf_formstring(&attr);
-		if (!value || !value[0])
+		value = dw_annotation_value(ctx, &child, "btf_decl_tag");
+		if (!value)
 			continue;
 		off = dw_str(ctx, value);
 		if (off < 0)

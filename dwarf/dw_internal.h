@@ -78,6 +78,13 @@ int dw_type_id(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t *id);
 int dw_str(struct dw_cu_ctx *ctx, const char *s);
 
 /*
+ * The value of @die if it is a DW_TAG_LLVM_annotation named @kind
+ * ("btf_type_tag", "btf_decl_tag"), else NULL.  An empty value counts as
+ * none: BTF has no tag without one.
+ */
+const char *dw_annotation_value(struct dw_cu_ctx *ctx, Dwarf_Die *die, const char *kind);
+
+/*
  * cu.c: appends to ctx->cu's arrays, growing them; each returns the new
  * element's index, or a negative errno.
  */

@@ -323,11 +323,7 @@ static const char *type_attrs_read(struct dw_cu_ctx *ctx, Dwarf_Die *die, struct
 	return a->integrate ? dw_diename(ctx, die) : NULL;
 }
 
-/*
- * The annotation's value if @die is DW_TAG_LLVM_annotation named @kind.
- * An empty value counts as none: BTF has no tag without one.
- */
-static const char *annotation_value(struct dw_cu_ctx *ctx, Dwarf_Die *die, const char *kind)
+const char *dw_annotation_value(struct dw_cu_ctx *ctx, Dwarf_Die *die, const char *kind)
 {
 	Dwarf_Attribute attr;
 	const char *name, *value;
@@ -375,7 +371,7 @@ static uint16_t count_type_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die)
 	if (!ctx->opts->type_tag || !dwarf_haschildren(die) || dw_child(ctx, die, &child) != 0)
 		return 0;
 	do {
-		if (annotation_value(ctx, &child, "btf_type_tag"))
+		if (dw_annotation_value(ctx, &child, "btf_type_tag"))
 			n++;
 	} while (dw_sibling(ctx, &child) == 0);
 	return n;
@@ -606,7 +602,7 @@ static int emit_ptr(struct dw_cu_ctx *ctx, const struct dw_slot *s)
 		return err;
 	if (s->nr_tags && dw_child(ctx, &die, &child) == 0) {
 		do {
-			value = annotation_value(ctx, &child, "btf_type_tag");
+			value = dw_annotation_value(ctx, &child, "btf_type_tag");
 			if (!value)
 				continue;
 			id = btf__add_type_tag(ctx->cu->btf, value, ref);
@@ -642,7 +638,7 @@ static int collect_decl_tags(struct dw_cu_ctx *ctx, Dwarf_Die *die, uint32_t tar
 	if (!ctx->opts->decl_tag || !dwarf_haschildren(die) || dw_child(ctx, die, &child) != 0)
 		return 0;
 	do {
-		value = annotation_value(ctx, &child, "btf_decl_tag");
+		value = dw_annotation_value(ctx, &child, "btf_decl_tag");
 		if (!value)
 			continue;
 		err = push_decl_tag(ctx->types, value, target, comp);
