@@ -740,29 +740,19 @@ Dwarf_Die *dw_formref_die(struct dw_cu_ctx *ctx, Dwarf_Attribute *attr, Dwarf_Di
 {
 	const struct dw_reader *r = &ctx->rd;
 	const unsigned char *p = attr->valp;
+	int size = form_size(r, attr->form);
 	uint64_t off;
 
-	if (!r->cu || attr->cu != r->cu || !p || p < r->start || p >= r->end)
+	if (!r->cu || attr->cu != r->cu || !p || p < r->start || p >= r->end ||
+	    !is_unit_ref_form(attr->form))
 		return dwarf_formref_die(attr, out);
-	switch (attr->form) {
-	case DW_FORM_ref1:
-	case DW_FORM_ref2:
-	case DW_FORM_ref4:
-	case DW_FORM_ref8: {
-		int n = attr->form == DW_FORM_ref4 ? 4 : attr->form == DW_FORM_ref1 ? 1 :
-			attr->form == DW_FORM_ref2 ? 2 : 8;
-
-		if (n > r->end - p)
-			return dwarf_formref_die(attr, out);
-		off = read_fixed(p, n);
-		break;
-	}
-	case DW_FORM_ref_udata:
+	if (size == SZ_ULEB) {
 		if (!read_uleb(&p, r->end, &off))
 			return dwarf_formref_die(attr, out);
-		break;
-	default:
-		return dwarf_formref_die(attr, out);
+	} else {
+		if (size > r->end - p)
+			return dwarf_formref_die(attr, out);
+		off = read_fixed(p, size);
 	}
 	/* Outside the unit: libdw says what is wrong. */
 	if (off >= (uint64_t)(r->end - r->start))
