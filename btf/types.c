@@ -904,8 +904,7 @@ long btf_merge_str_cached(struct btf *dst, const struct btf *src, uint32_t off,
 	s = btf__str_by_offset(src, off);
 	if (!s)
 		return -EINVAL;
-	/* An empty name (btf_add_name() leaves those in the base as they are). */
-	new_off = *s ? btf__add_str(dst, s) : 0;
+	new_off = btf__add_str(dst, s);
 	if (new_off < 0)
 		return new_off;
 	if (in_base && off_map_put(base_map, off, new_off))
