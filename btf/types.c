@@ -200,23 +200,23 @@ int btf__add_str(struct btf *btf, const char *s)
 struct btf *btf_new_str_base(const void *data, size_t len)
 {
 	struct btf *btf;
-	char *buf;
+	char *p;
 
 	if (!len || ((const char *)data)[len - 1] || len >= BTF_MAX_STR_OFFSET)
 		return NULL;
-	buf = malloc(len + 1);
-	btf = buf ? btf_new(NULL) : NULL;
-	if (btf) {
-		buf[0] = 0;
-		memcpy(buf + 1, data, len);
-		strset__free(btf->strs);
-		btf->strs = strset__new(buf, len + 1);
-		if (!btf->strs) {
-			free(btf);
-			btf = NULL;
-		}
+	btf = btf_new(NULL);
+	if (!btf)
+		return NULL;
+	/* One copy, straight into the set: "" then the section. */
+	p = btf_grow_mem((void **)&btf->strs->data, &btf->strs->cap, 1, btf->strs->len,
+			 BTF_MAX_STR_OFFSET, len);
+	if (!p) {
+		btf__free(btf);
+		return NULL;
 	}
-	free(buf);
+	memcpy(p, data, len);
+	btf->strs->len += len;
+	btf->strs->maybe_dups = true;
 	return btf;
 }
 
