@@ -217,6 +217,7 @@ static int table_rehash(struct cand_table *tab, size_t nr_slots)
 
 	if (!slots)
 		return -ENOMEM;
+	btf_mem_huge(slots, nr_slots * sizeof(*slots));
 	for (i = 0; i < tab->cnt; i++)
 		slot_put(slots, nr_slots - 1, tab->entries[i]);
 	free(tab->slots);
@@ -235,6 +236,7 @@ static int table_add(struct cand_table *tab, uint64_t h, uint32_t id)
 
 		if (!entries)
 			return -ENOMEM;
+		btf_mem_huge(entries, cap * sizeof(*entries));
 		tab->entries = entries;
 		tab->cap = cap;
 	}
@@ -641,8 +643,13 @@ static int ids_reserve(struct dedup *d, size_t n)
 		d->hypot_map = hypot;
 	if (!kinds || !map || !hypot)
 		return -ENOMEM;
-	if (d->ids_cap)
+	btf_mem_huge(kinds, n);
+	btf_mem_huge(map, n * sizeof(*map));
+	/* Of the hypothetical map only the part written here: the rest is mostly untouched. */
+	if (d->ids_cap) {
+		btf_mem_huge(hypot + d->ids_cap, (n - d->ids_cap) * sizeof(*hypot));
 		memset(hypot + d->ids_cap, 0, (n - d->ids_cap) * sizeof(*hypot));
+	}
 	d->ids_cap = n;
 	return 0;
 }
@@ -701,6 +708,7 @@ static int dedup_copy(struct dedup *d)
 	d->types = malloc(d->types_cap);
 	if (!d->types)
 		return -ENOMEM;
+	btf_mem_huge(d->types, d->types_cap);
 	/* An empty BTF has no types buffer: memcpy(NULL) is undefined even for 0. */
 	if (btf->types_len)
 		copy_records(d->types, btf->types, btf->types_len);

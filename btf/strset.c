@@ -26,6 +26,24 @@ void btf_mem_populate(void *p, size_t len)
 		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 }
 
+/*
+ * Where a 4 KB page fault is dear (a vmlinux run on a paravirtualized VM:
+ * ~70K faults at ~10 us, 0.7 s of 3 s CPU), 2 MB pages for the big arrays
+ * halve the faults.  Arrays of under 4 MB are left alone: a
+ * mostly empty huge page would count against the peak RSS.
+ */
+#define HUGE_SZ	 ((uintptr_t)2 << 20)
+#define HUGE_MIN ((size_t)4 << 20)
+
+void btf_mem_huge(void *p, size_t len)
+{
+	uintptr_t lo = ((uintptr_t)p + HUGE_SZ - 1) & ~(HUGE_SZ - 1);
+	uintptr_t hi = ((uintptr_t)p + len) & ~(HUGE_SZ - 1);
+
+	if (len >= HUGE_MIN && hi > lo)
+		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
+
 static void *grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
 		      size_t add_cnt, bool zero_spare)
 {
@@ -48,6 +66,7 @@ static void *grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, 
 	p = realloc(*data, new_cnt * elem_sz);
 	if (!p)
 		return NULL;
+	btf_mem_huge(p, new_cnt * elem_sz);
 	if (zero_spare)
 		memset((char *)p + *cap * elem_sz, 0, (new_cnt - *cap) * elem_sz);
 	*data = p;
@@ -148,6 +167,7 @@ static int index_resize(struct strset *set, size_t cap)
 		set->index_cap = old_cap;
 		return -ENOMEM;
 	}
+	btf_mem_huge(set->index, set->index_cap * sizeof(*set->index));
 	/* Rehash without comparing strings: they are all distinct. */
 	for (i = 0; i < old_cap; i++) {
 		size_t j;
