@@ -258,12 +258,6 @@ int btf_add_name(struct btf *btf, const char *name)
 	return btf->names_lo ? add_own_str(btf, name) : btf__add_str(btf, name);
 }
 
-/* Name offset for a builder (btf_add_name(): "" in the base keeps its offset). */
-static int name_off_of(struct btf *btf, const char *name)
-{
-	return btf_add_name(btf, name);
-}
-
 void btf_reserve_types(struct btf *btf, size_t bytes)
 {
 	size_t nr = bytes / sizeof(struct btf_type);
@@ -315,7 +309,7 @@ static int add_simple(struct btf *btf, unsigned int kind, const char *name, bool
 		      uint32_t type_or_size)
 {
 	struct btf_type *t;
-	int name_off = name_off_of(btf, name);
+	int name_off = btf_add_name(btf, name);
 
 	if (name_off < 0)
 		return name_off;
@@ -359,7 +353,7 @@ int btf__add_int(struct btf *btf, const char *name, size_t byte_sz, int encoding
 		return -EINVAL;
 	if (encoding & ~(BTF_INT_SIGNED | BTF_INT_CHAR | BTF_INT_BOOL))
 		return -EINVAL;
-	name_off = name_off_of(btf, name);
+	name_off = btf_add_name(btf, name);
 	if (name_off < 0)
 		return name_off;
 	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(uint32_t));
@@ -500,7 +494,7 @@ int btf__add_field(struct btf *btf, const char *name, int field_type_id, uint32_
 				return -EINVAL;
 		t->info |= 1u << 31;
 	}
-	name_off = name_off_of(btf, name);
+	name_off = btf_add_name(btf, name);
 	if (name_off < 0)
 		return name_off;
 	m = add_vlen_item(btf, btf_kind(t), sizeof(*m));
@@ -529,7 +523,7 @@ int btf__add_enum_value(struct btf *btf, const char *name, int64_t value)
 		return -EINVAL;
 	if (value < INT32_MIN || value > UINT32_MAX)
 		return -E2BIG;
-	name_off = name_off_of(btf, name);
+	name_off = btf_add_name(btf, name);
 	if (name_off < 0)
 		return name_off;
 	e = add_vlen_item(btf, BTF_KIND_ENUM, sizeof(*e));
@@ -559,7 +553,7 @@ int btf__add_enum64_value(struct btf *btf, const char *name, uint64_t value)
 
 	if (!t || btf_kind(t) != BTF_KIND_ENUM64 || !name || !name[0])
 		return -EINVAL;
-	name_off = name_off_of(btf, name);
+	name_off = btf_add_name(btf, name);
 	if (name_off < 0)
 		return name_off;
 	e = add_vlen_item(btf, BTF_KIND_ENUM64, sizeof(*e));
@@ -598,7 +592,7 @@ int btf__add_func_param(struct btf *btf, const char *name, int type_id)
 
 	if (!id_ok(btf, type_id))
 		return -EINVAL;
-	name_off = name_off_of(btf, name);
+	name_off = btf_add_name(btf, name);
 	if (name_off < 0)
 		return name_off;
 	p = add_vlen_item(btf, BTF_KIND_FUNC_PROTO, sizeof(*p));
@@ -618,7 +612,7 @@ int btf__add_var(struct btf *btf, const char *name, int linkage, int type_id)
 		return -EINVAL;
 	if (!id_ok(btf, type_id))
 		return -EINVAL;
-	name_off = name_off_of(btf, name);
+	name_off = btf_add_name(btf, name);
 	if (name_off < 0)
 		return name_off;
 	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(struct btf_var));
@@ -660,7 +654,7 @@ int btf__add_decl_tag(struct btf *btf, const char *value, int ref_type_id, int c
 
 	if (!value || !value[0] || component_idx < -1 || !id_ok(btf, ref_type_id))
 		return -EINVAL;
-	name_off = name_off_of(btf, value);
+	name_off = btf_add_name(btf, value);
 	if (name_off < 0)
 		return name_off;
 	t = btf_add_type_mem(btf, sizeof(*t) + sizeof(struct btf_decl_tag));
@@ -737,7 +731,7 @@ int btf__add_locsec_loc(struct btf *btf, const char *name, uint32_t func_proto, 
 		return -EINVAL;
 	if (!id_ok(btf, (int)func_proto) || !id_ok(btf, (int)loc_proto))
 		return -EINVAL;
-	name_off = name_off_of(btf, name);
+	name_off = btf_add_name(btf, name);
 	if (name_off < 0)
 		return name_off;
 	l = add_vlen_item(btf, BTF_KIND_LOCSEC, sizeof(*l));
