@@ -572,10 +572,17 @@ void dw_file_drop_cu_pages(struct dw_file *f, uint32_t idx)
  * before it, and each header read faults in the pages around it (on a
  * page cache of 2 MB folios, all of .debug_info); the walk is done here,
  * 16 units at a time, dropping the pages after each step.
+ *
+ * Only the span a step walked goes, widened by WALK_REACH for what a
+ * fault maps around the header it reads (a whole 2 MB folio at most).
+ * Dropping the whole image each time cost 7% of a vmlinux run's wall
+ * and CPU time (-j2, six alternating runs), for the same peak.
  */
+#define WALK_REACH ((size_t)4 << 20)
+
 int dw_file_renew(struct dw_file *f, uint32_t upto)
 {
-	const char *raw;
+	const char *raw, *lo, *hi;
 	size_t size;
 	Dwarf_Die d;
 	Dwarf *dw;
@@ -594,10 +601,17 @@ int dw_file_renew(struct dw_file *f, uint32_t upto)
 	memset(&f->info, 0, sizeof(f->info));
 	memset(&f->str, 0, sizeof(f->str));
 	memset(&f->abbrev, 0, sizeof(f->abbrev));
-	for (i = 0; i < upto && i < f->nr_cus; i += 16) {
+	for (i = 0, lo = raw; i < upto && i < f->nr_cus; i += 16) {
 		/* A unit that fails here fails again, and is reported, when decoded. */
-		dwarf_offdie(dw, f->cu_offs[i], &d);
-		drop_pages(f, raw, raw + size);
+		if (!dwarf_offdie(dw, f->cu_offs[i], &d))
+			continue;
+		hi = (size_t)(raw + size - (const char *)d.addr) > WALK_REACH ?
+			     (const char *)d.addr + WALK_REACH :
+			     raw + size;
+		drop_pages(f, lo, hi);
+		lo = (size_t)((const char *)d.addr - raw) > WALK_REACH ?
+			     (const char *)d.addr - WALK_REACH :
+			     raw;
 	}
 	f->pend_lo = f->pend_hi = NULL;
 	return 1;
