@@ -126,6 +126,15 @@ struct strset *strset__new(const void *init, size_t init_len)
 	return set;
 }
 
+struct strset *strset__new_prefix(const void *init, size_t init_len)
+{
+	struct strset *set = strset__new(init, init_len);
+
+	if (set)
+		set->index_from = init_len;
+	return set;
+}
+
 void strset__free(struct strset *set)
 {
 	if (!set)
@@ -221,7 +230,7 @@ static inline void prefetch_ahead(const struct strset *set, const struct pending
 static int index_build(struct strset *set)
 {
 	struct pending_str *p = NULL;
-	size_t off = 0, nr = 0, cap = 0, i, mask;
+	size_t off = set->index_from, nr = 0, cap = 0, i, mask;
 
 	/*
 	 * The strings and their hashes first, then the index sized once for
@@ -306,6 +315,9 @@ long strset__add_str(struct strset *set, const char *s)
 	struct strset_slot *slot;
 	uint32_t h = str_hash(s, n - 1);
 
+	/* A prefix starts with "", never looked up. */
+	if (n == 1 && set->index_from && !set->data[0])
+		return 0;
 	if (!set->indexed && index_build(set))
 		return -ENOMEM;
 	if ((set->index_cnt + 1) * 2 > set->index_cap && index_grow(set))
@@ -327,7 +339,7 @@ static int collect_strs(const struct strset *src, struct pending_str **out, size
 	struct pending_str *p = NULL;
 	size_t nr = 0, cap = 0, off, i;
 
-	if (src->indexed && !src->maybe_dups) {
+	if (src->indexed && !src->maybe_dups && !src->index_from) {
 		/* A builder's set: its index has every string and its hash. */
 		p = malloc((src->index_cnt ? src->index_cnt : 1) * sizeof(*p));
 		if (!p)

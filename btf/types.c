@@ -797,6 +797,8 @@ struct add_btf_ctx {
 	 */
 	uint32_t *str_map;
 	struct btf_off_map *base_map; /* the same for the base's strings, or NULL */
+	/* Or: the base's strings are dst's too; each one in use gets its bit. */
+	uint64_t *base_seen;
 };
 
 static size_t off_slot(const struct btf_off_map *m, uint32_t key)
@@ -915,6 +917,10 @@ static int remap_str(uint32_t *off, void *arg)
 
 	if (!*off)
 		return 0;
+	if (c->base_seen && *off < c->src->start_str_off) {
+		c->base_seen[*off / 64] |= 1ull << (*off % 64);
+		return 0;
+	}
 	if (cached && c->str_map[own]) {
 		*off = c->str_map[own] - 1;
 		return 0;
@@ -929,11 +935,11 @@ static int remap_str(uint32_t *off, void *arg)
 }
 
 static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
-		   struct btf_off_map *base_map)
+		   struct btf_off_map *base_map, uint64_t *base_seen)
 {
 	size_t old_len = dst->types_len;
 	uint32_t old_nr = dst->nr_types, i;
-	struct add_btf_ctx c = { dst, src, 0, NULL, base_map };
+	struct add_btf_ctx c = { dst, src, 0, NULL, base_map, base_seen };
 	int first_id = btf__type_cnt(dst);
 	int err = 0;
 
@@ -993,17 +999,140 @@ fail:
 
 int btf__add_btf(struct btf *dst, const struct btf *src)
 {
-	return add_btf(dst, src, false, NULL);
+	return add_btf(dst, src, false, NULL, NULL);
 }
 
 int btf_merge_btf(struct btf *dst, const struct btf *src)
 {
-	return add_btf(dst, src, !dst->base && !src->base && !src->start_str_off, NULL);
+	return add_btf(dst, src, !dst->base && !src->base && !src->start_str_off, NULL, NULL);
 }
 
 int btf_merge_btf_cached(struct btf *dst, const struct btf *src, struct btf_off_map *base_map)
 {
 	if (!src->base || src->base->base)
 		return -EINVAL;
-	return add_btf(dst, src, false, base_map);
+	return add_btf(dst, src, false, base_map, NULL);
+}
+
+/* @dst's table becomes a copy of the strings-only @base's, first thing. */
+static int adopt_strs(struct btf *dst, const struct btf *base, struct btf_str_marks *m)
+{
+	struct strset *set;
+
+	if (dst->base || dst->nr_types || dst->strs->len != 1 || base->nr_types)
+		return -EINVAL;
+	set = strset__new_prefix(base->strs->data, base->strs->len);
+	m->seen = calloc(base->strs->len / 64 + 1, sizeof(*m->seen));
+	if (!set || !m->seen) {
+		strset__free(set);
+		free(m->seen);
+		m->seen = NULL;
+		return -ENOMEM;
+	}
+	strset__free(dst->strs);
+	dst->strs = set;
+	m->base = base;
+	m->len = base->strs->len;
+	return 0;
+}
+
+int btf_merge_btf_same_strs(struct btf *dst, const struct btf *src, struct btf_str_marks *m)
+{
+	int err;
+
+	if (!src->base || src->base->base || (m->base && m->base != src->base))
+		return -EINVAL;
+	if (!m->base && (err = adopt_strs(dst, src->base, m)))
+		return err;
+	return add_btf(dst, src, false, NULL, m->seen);
+}
+
+/* Adds @s to @seen; 1 if it was there already (a string in use twice). */
+static int note_str(struct strset *seen, const char *s)
+{
+	size_t len = seen->len;
+	long got = strset__add_str(seen, s);
+
+	return got < 0 ? got : seen->len == len;
+}
+
+struct empty_names {
+	const char *data;
+	size_t len;
+};
+
+static int zero_empty(uint32_t *off, void *arg)
+{
+	const struct empty_names *e = arg;
+
+	if (*off && *off < e->len && !e->data[*off])
+		*off = 0;
+	return 0;
+}
+
+/*
+ * A name that is empty in the base's table (a .debug_str string cut to
+ * "") kept its offset, the merge reading no string: it becomes 0, as
+ * btf_merge_str_cached() makes it, and validates.  Unmarked, it is not
+ * checked.  True if there was one.
+ */
+static bool zero_empty_names(struct btf *btf, struct btf_str_marks *m)
+{
+	struct empty_names e = { btf->strs->data, m->len };
+	bool found = false;
+	size_t i, off;
+	uint32_t id;
+	uint64_t w;
+
+	for (i = 0; i <= m->len / 64; i++)
+		for (w = m->seen[i]; w; w &= w - 1) {
+			off = i * 64 + __builtin_ctzll(w);
+			if (e.data[off])
+				continue;
+			m->seen[i] &= ~(1ull << (off % 64));
+			found = true;
+		}
+	for (id = 0; found && id < btf->nr_types; id++)
+		btf_type_visit_str_offs((struct btf_type *)((char *)btf->types + btf->type_offs[id]),
+					btf->layout, zero_empty, &e);
+	return found;
+}
+
+/*
+ * Each string in use once into a scratch set: the base's marked ones,
+ * then every string added after them (each was added for a name:
+ * btf_merge_btf_same_strs() adds nothing else).
+ */
+int btf_merge_strs_checked(struct btf *btf, struct btf_str_marks *m)
+{
+	struct strset *set = btf->strs, *seen = NULL;
+	size_t i, off;
+	uint64_t w;
+	int dup = 0;
+
+	if (!m->base)
+		goto out;
+	if (set->index_from != m->len || set->len < m->len) {
+		dup = -EINVAL;
+		goto out;
+	}
+	zero_empty_names(btf, m);
+	seen = strset__new("", 1);
+	if (!seen) {
+		dup = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i <= m->len / 64 && !dup; i++)
+		for (w = m->seen[i]; w && !dup; w &= w - 1)
+			dup = note_str(seen, set->data + i * 64 + __builtin_ctzll(w));
+	for (off = m->len; off < set->len && !dup; off += strlen(set->data + off) + 1)
+		dup = note_str(seen, set->data + off);
+	/* Else the dedup's string phase runs: it compares the bytes. */
+	if (!dup)
+		set->maybe_dups = false;
+out:
+	strset__free(seen);
+	free(m->seen);
+	memset(m, 0, sizeof(*m));
+	return dup < 0 ? dup : 0;
 }

@@ -91,9 +91,13 @@ struct enc_state {
 	struct enc_site_counts counts;
 
 	/*
-	 * CUs split on the file's .debug_str (dw_opts.str_base): the offset
-	 * in all of each of its strings merged (btf_merge_btf_cached()).
+	 * CUs split on the file's .debug_str (dw_opts.str_base): all starts
+	 * with the same strings, and the merge marks those in use
+	 * (btf_merge_btf_same_strs()); where all is split on a base (a
+	 * module's), the offset in all of each string merged
+	 * (btf_merge_btf_cached()).
 	 */
+	struct btf_str_marks str_marks;
 	struct btf_off_map str_base_map;
 	/* The same for the names of functions, parameters and variables (s->names). */
 	struct btf_off_map names_base_map;

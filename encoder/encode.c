@@ -365,9 +365,11 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 	}
 	t = now();
 	err = enc_pool_run(&po, enc_merge_cu, &s, log);
-	/* Only the merge uses it; the dedup, next, is the peak. */
+	/* Only the merge uses them; the dedup, next, is the peak. */
 	btf_off_map_free(&s.str_base_map);
 	btf_off_map_free(&s.names_base_map);
+	if (!err)
+		err = btf_merge_strs_checked(s.all, &s.str_marks);
 	/* One line per failure: the decode's, if it failed too. */
 	werr = enc_elf_info_wait(&s.elf, log, err != 0);
 	if (!err)

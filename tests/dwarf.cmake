@@ -105,3 +105,8 @@ set_tests_properties(odd_abbrevs PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME empty_names
 	COMMAND sh ${TESTS_DIR}/empty_names.sh ${BTFENC_BIN} ${CMAKE_CURRENT_BINARY_DIR}/empty_names)
 set_tests_properties(empty_names PROPERTIES SKIP_RETURN_CODE 77)
+
+# gcc and clang CUs in one binary: a name at two offsets of .debug_str's merge.
+add_test(NAME mixed_strings
+	COMMAND sh ${TESTS_DIR}/mixed_strings.sh ${BTFENC_BIN} ${CMAKE_CURRENT_BINARY_DIR}/mixed_strings)
+set_tests_properties(mixed_strings PROPERTIES SKIP_RETURN_CODE 77)

@@ -32,10 +32,18 @@ for cc in gcc clang; do
 	command -v $cc >/dev/null 2>&1 || continue
 	have_cc=$cc
 	for dw in 4 5; do
-		obj=$out/en-$cc-$dw.o
+	for link in o so; do
+		obj=$out/en-$cc-$dw.$link
 		ran=1
-		if ! $cc -g -gdwarf-$dw -O2 -c -o "$obj" "$src"; then
-			echo "FAIL: $cc DWARF $dw: not built"
+		# A linked file's names keep their .debug_str offsets in the
+		# merge (btf_merge_btf_same_strs()); --verify checks its BTF
+		# before the dedup too.
+		case $link in
+		o) cflags=-c verify= ;;
+		so) cflags="-fPIC -shared -nostdlib" verify=--verify ;;
+		esac
+		if ! $cc -g -gdwarf-$dw -O2 $cflags -o "$obj" "$src"; then
+			echo "FAIL: $cc DWARF $dw $link: not built"
 			st=1
 			continue
 		fi
@@ -46,10 +54,10 @@ for cc in gcc clang; do
 		77) [ $st = 0 ] && exit 77; exit $st ;;
 		*) st=1; continue ;;
 		esac
-		if ! "$btfenc" --btf_encode_detached "$obj.btf" "$obj" ||
-			! "$btfenc" --btf_features=default,inline \
+		if ! "$btfenc" $verify --btf_encode_detached "$obj.btf" "$obj" ||
+			! "$btfenc" $verify --btf_features=default,inline \
 				--btf_encode_detached "$obj.inline.btf" "$obj"; then
-			echo "FAIL: $cc DWARF $dw: not encoded"
+			echo "FAIL: $cc DWARF $dw $link: not encoded"
 			st=1
 			continue
 		fi
@@ -67,13 +75,14 @@ for cc in gcc clang; do
 				for (f in func_) print "FUNC " f ":" proto["[" func_[f] "]"] }' | sort)
 		if [ "$got" != "$want" ] || grep -q "mptied" "$obj.btf" "$obj.inline.btf" ||
 			"$btfenc" dump "$obj.inline.btf" | grep -q "LOCSEC"; then
-			echo "FAIL: $cc DWARF $dw: empty names not left out"
+			echo "FAIL: $cc DWARF $dw $link: empty names not left out"
 			echo "want:"; echo "$want"
 			echo "got:"; echo "$got"
 			st=1
 		else
-			echo "ok: $cc DWARF $dw"
+			echo "ok: $cc DWARF $dw $link"
 		fi
+	done
 	done
 done
 [ $ran = 1 ] || { echo "SKIP: no C compiler"; exit 77; }

@@ -7,7 +7,10 @@
  * it did not (each CU's own copy: ld -r, a module) drops it.  Either
  * way every merged name must read back right, a name must have one
  * offset however many copies it came from, and a name the base BTF has
- * must take the base's offset.  And a name a loaded string table holds
+ * must take the base's offset.  The same CUs merged keeping the section's
+ * offsets (btf_merge_btf_same_strs()) must deduplicate to the same
+ * bytes, the table unique only where no name has two offsets.  And a
+ * name a loaded string table holds
  * twice is found at its first copy, as libbpf finds it; a loaded BTF
  * merges to the same bytes whether a lookup indexed its strings or not.
  */
@@ -112,6 +115,132 @@ out:
 	return dropped;
 }
 
+/* @dst deduplicated as the encoder does it first, then written. */
+static void *dedup_written(struct btf *dst, bool keep_strings, size_t *size)
+{
+	struct btf_dedup_opts opts = { .keep_strings = keep_strings };
+	void *raw = NULL;
+
+	*size = 0;
+	if (btf__dedup(dst, &opts) || btf__write_raw(dst, false, &raw, size))
+		return NULL;
+	return raw;
+}
+
+/* What the last CU adds besides its names from the section. */
+enum same_extra {
+	EXTRA_NONE,
+	EXTRA_OWN_DUP,	/* an own name the section has too: "n7" */
+	EXTRA_TAIL_DUP, /* a name in the middle of a section string, and the same as own */
+	EXTRA_EMPTY,	/* a name at a section string's NUL: "" at a non-zero offset */
+};
+
+/*
+ * The same CUs merged with btf_merge_btf_same_strs() (vmlinux's merge):
+ * names in the section keep their offsets, own ones read back, an empty
+ * one becomes 0, the table counts as unique after the check exactly when
+ * no name in use has two offsets (@copies > 1: a CU per copy), and the
+ * dedup gives the bytes it gives after btf_merge_btf_cached().
+ */
+static void check_same_strs(const char *what, unsigned int copies, enum same_extra extra)
+{
+	struct btf_off_map map = {};
+	struct btf_str_marks marks = {};
+	struct btf *sbase = NULL, *other = NULL, *same = btf__new_empty();
+	struct btf *cached = btf__new_empty(), *cu = NULL;
+	uint32_t at[NR_NAMES];
+	size_t len, copy_len, s1, s2;
+	char *sec = str_section(copies, &len, at), own[32];
+	void *r1 = NULL, *r2 = NULL;
+	unsigned int c, i, bad = 0;
+	bool unique = copies == 1 && extra != EXTRA_OWN_DUP && extra != EXTRA_TAIL_DUP;
+	int id = 0, last_id = 0;
+
+	sbase = btf_new_str_base(sec, len);
+	other = btf_new_str_base(sec, len);
+	CHECK(sec && sbase && other && same && cached, "%s: setup failed", what);
+	if (!sec || !sbase || !other || !same || !cached)
+		goto out;
+	copy_len = len / copies;
+	for (c = 0; c < NR_CUS; c++) {
+		const char *copy = sec + (copies > 1 ? c * copy_len : 0);
+		bool last = c == NR_CUS - 1;
+
+		cu = btf__new_empty_split(sbase);
+		CHECK(cu && !btf_names_in(cu, sec, sec + len), "%s: CU %u: setup failed", what, c);
+		if (!cu)
+			goto out;
+		for (i = 0; i < NR_NAMES; i++)
+			CHECK(btf__add_int(cu, copy + at[i], 4, 0) > 0, "%s: add", what);
+		snprintf(own, sizeof(own), "own%u", c % 3);
+		if (last && extra == EXTRA_OWN_DUP)
+			snprintf(own, sizeof(own), "n7");
+		if (last && extra == EXTRA_TAIL_DUP) {
+			/* "1999" inside "n1999", and "1999" as an own string. */
+			CHECK(btf__add_int(cu, copy + at[1999] + 1, 4, 0) > 0, "%s: add tail",
+			      what);
+			snprintf(own, sizeof(own), "1999");
+		}
+		/* A member named by the NUL after "n3". */
+		if (last && extra == EXTRA_EMPTY)
+			CHECK(btf__add_struct(cu, copy + at[3], 4) > 0 &&
+				      !btf__add_field(cu, copy + at[3] + 2, 1, 0, 0),
+			      "%s: add empty", what);
+		CHECK(btf__add_int(cu, own, 8, 0) > 0, "%s: add own", what);
+		CHECK(btf_merge_btf_cached(cached, cu, &map) > 0, "%s: CU %u: cached merge", what,
+		      c);
+		id = btf_merge_btf_same_strs(same, cu, &marks);
+		CHECK(id > 0, "%s: CU %u: merge: %d", what, c, id);
+		for (i = 0; id > 0 && i < NR_NAMES; i++) {
+			const struct btf_type *t = btf__type_by_id(same, id + i);
+			const char *name = btf__str_by_offset(same, t->name_off);
+
+			bad += !name || strcmp(name, copy + at[i]) ||
+			       t->name_off != (uint32_t)(copy + at[i] - sec) + 1;
+		}
+		if (id > 0) {
+			const char *name = btf__str_by_offset(
+				same, btf__type_by_id(same, btf__type_cnt(same) - 1)->name_off);
+
+			CHECK(name && !strcmp(name, own), "%s: CU %u: own name %s", what, c,
+			      name ? name : "(null)");
+		}
+		last_id = id;
+		btf__free(cu);
+		cu = NULL;
+	}
+	CHECK(!bad, "%s: %u names wrong or moved", what, bad);
+	/* A CU on another base would be read with the wrong strings. */
+	cu = btf__new_empty_split(other);
+	CHECK(cu && btf__add_int(cu, "x", 4, 0) > 0 &&
+		      btf_merge_btf_same_strs(same, cu, &marks) == -EINVAL,
+	      "%s: a CU on another base was merged", what);
+	CHECK(!btf_merge_strs_checked(same, &marks), "%s: check failed", what);
+	CHECK(strset__unique(same->strs) == unique, "%s: the table counts as %sunique", what,
+	      strset__unique(same->strs) ? "" : "not ");
+	if (extra == EXTRA_EMPTY && last_id > 0) {
+		const struct btf_member *m =
+			btf_type_body(btf__type_by_id(same, last_id + NR_NAMES));
+
+		CHECK(!m->name_off, "%s: the empty name is not 0", what);
+	}
+	r1 = dedup_written(cached, true, &s1);
+	r2 = dedup_written(same, true, &s2);
+	CHECK(r1 && r2 && s1 == s2 && !memcmp(r1, r2, s1),
+	      "%s: deduplicated, not the bytes of the cached merge", what);
+out:
+	free(r1);
+	free(r2);
+	free(marks.seen);
+	btf__free(cu);
+	btf_off_map_free(&map);
+	btf__free(cached);
+	btf__free(same);
+	btf__free(other);
+	btf__free(sbase);
+	free(sec);
+}
+
 /* A raw BTF whose strings are "", "abc", "abc": one INT named by the second. */
 static void check_loaded_dup(void)
 {
@@ -197,5 +326,10 @@ int main(void)
 	CHECK(merge_cus("merged .debug_str", 1) == 0, "merged .debug_str: the memo was dropped");
 	CHECK(merge_cus("unmerged .debug_str", NR_CUS) == 1,
 	      "unmerged .debug_str: the memo was kept");
+	check_same_strs("same strings, merged .debug_str", 1, EXTRA_NONE);
+	check_same_strs("same strings, unmerged .debug_str", NR_CUS, EXTRA_NONE);
+	check_same_strs("same strings, an own name in .debug_str", 1, EXTRA_OWN_DUP);
+	check_same_strs("same strings, a name inside another", 1, EXTRA_TAIL_DUP);
+	check_same_strs("same strings, an empty name", 1, EXTRA_EMPTY);
 	return check_result();
 }
