@@ -1071,42 +1071,20 @@ static int zero_empty(uint32_t *off, void *arg)
 }
 
 /*
- * A name that is empty in the base's table (a .debug_str string cut to
- * "") kept its offset, the merge reading no string: it becomes 0, as
- * btf_merge_str_cached() makes it, and validates.  Unmarked, it is not
- * checked.  True if there was one.
- */
-static bool zero_empty_names(struct btf *btf, struct btf_str_marks *m)
-{
-	struct empty_names e = { btf->strs->data, m->len };
-	bool found = false;
-	size_t i, off;
-	uint32_t id;
-	uint64_t w;
-
-	for (i = 0; i <= m->len / 64; i++)
-		for (w = m->seen[i]; w; w &= w - 1) {
-			off = i * 64 + __builtin_ctzll(w);
-			if (e.data[off])
-				continue;
-			m->seen[i] &= ~(1ull << (off % 64));
-			found = true;
-		}
-	for (id = 0; found && id < btf->nr_types; id++)
-		btf_type_visit_str_offs((struct btf_type *)((char *)btf->types + btf->type_offs[id]),
-					btf->layout, zero_empty, &e);
-	return found;
-}
-
-/*
  * Each string in use once into a scratch set: the base's marked ones,
  * then every string added after them (each was added for a name:
- * btf_merge_btf_same_strs() adds nothing else).
+ * btf_merge_btf_same_strs() adds nothing else).  A marked name that is
+ * empty (a .debug_str string cut to "") kept its offset, the merge
+ * reading no string: it becomes 0, as btf_merge_str_cached() makes it,
+ * and validates.
  */
 int btf_merge_strs_checked(struct btf *btf, struct btf_str_marks *m)
 {
 	struct strset *set = btf->strs, *seen = NULL;
+	struct empty_names e = { set->data, m->len };
+	bool empty = false;
 	size_t i, off;
+	uint32_t id;
 	uint64_t w;
 	int dup = 0;
 
@@ -1116,17 +1094,23 @@ int btf_merge_strs_checked(struct btf *btf, struct btf_str_marks *m)
 		dup = -EINVAL;
 		goto out;
 	}
-	zero_empty_names(btf, m);
 	seen = strset__new("", 1);
 	if (!seen) {
 		dup = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i <= m->len / 64 && !dup; i++)
-		for (w = m->seen[i]; w && !dup; w &= w - 1)
-			dup = note_str(seen, set->data + i * 64 + __builtin_ctzll(w));
+	for (i = 0; i <= m->len / 64; i++)
+		for (w = m->seen[i]; w; w &= w - 1) {
+			off = i * 64 + __builtin_ctzll(w);
+			if (!set->data[off])
+				empty = true;
+			else if (!dup)
+				dup = note_str(seen, set->data + off);
+		}
 	for (off = m->len; off < set->len && !dup; off += strlen(set->data + off) + 1)
 		dup = note_str(seen, set->data + off);
+	for (id = btf->start_id; empty && id < btf__type_cnt(btf); id++)
+		btf_type_visit_str_offs(btf__type_by_id_mut(btf, id), btf->layout, zero_empty, &e);
 	/* Else the dedup's string phase runs: it compares the bytes. */
 	if (!dup)
 		set->maybe_dups = false;
