@@ -531,6 +531,14 @@ struct btf_dedup_opts {
 	 * writes the result through a second, plain dedup: the encoder).
 	 */
 	bool keep_strings;
+	/*
+	 * At 2 or more, the struct phase of a BTF without base runs on two
+	 * threads when it has 2 x round_types types or more and two CPUs
+	 * are free; the result is the same byte for byte.
+	 */
+	unsigned int jobs;
+	/* The least work of a round of the two threads, in types (0: 4096). */
+	uint32_t round_types;
 };
 
 /*

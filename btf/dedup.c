@@ -26,6 +26,8 @@
  *    STRUCT S, so both A's merge and FWD S resolves to CU2's S.
  *    Then a FWD still unresolved takes the one canonical STRUCT/UNION of
  *    its name and kind, when that name is unique (libbpf 1.1 does so).
+ *    With opts->jobs >= 2 the comparisons run on two threads in rounds
+ *    (dedup_rounds.c), with the same result.
  * 4. Reference kinds (PTR, TYPEDEF, modifiers, TYPE_TAG, ARRAY, FUNC,
  *    FUNC_PROTO, DECL_TAG, LOC_PROTO): depth-first, referenced ids are
  *    first replaced by their canonical ids, then the type is compared
@@ -56,116 +58,12 @@
  * type, fed ahead it would not for the types fed before.  If it happens,
  * phases 2 and 3 run again over all types at the end.
  */
-#include "btf_internal.h"
+#include "dedup_internal.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ID_UNPROCESSED UINT32_MAX
-#define ID_IN_PROGRESS (UINT32_MAX - 1)
-/* After compaction, a map entry holding a new id (ids are below 2^31). */
-#define ID_NEW (1u << 31)
-
-/*
- * Canonical candidates by signature hash: a multimap with open
- * addressing.  Slots hold the hash next to the id so a probe touches one
- * cache line; the entries in insertion order are kept apart so that a
- * growth re-inserts them in that order, and entries with equal hashes are
- * always visited in insertion order: the choice among several candidates
- * is deterministic.
- */
-struct cand_slot {
-	uint64_t hash;
-	uint32_t id; /* 0 = empty: void is never a candidate */
-};
-
-struct cand_table {
-	struct cand_slot *entries;
-	size_t cnt;
-	size_t cap;
-	struct cand_slot *slots;
-	size_t mask;
-};
-
-struct dedup {
-	struct btf *btf;
-	uint32_t start_id;
-	uint32_t type_cnt;
-	/* Working copy of the own type records, and every type by id. */
-	char *types;
-	size_t types_cap;
-	bool in_place; /* types is btf->types */
-	/*
-	 * Every type by id: base types by pointer, own ones by their offset
-	 * in types (vmlinux: 3.3M ids, 13 MB of offsets instead of 27 MB of
-	 * pointers).  Compaction rewrites offs as it moves records.
-	 */
-	struct btf_type **base_tp;
-	uint32_t *offs;
-	/*
-	 * The kind of every type by id (vmlinux: 3 MB): the phases' scans
-	 * over all ids test it here, not in 130 MB of records.
-	 */
-	uint8_t *kinds;
-	uint32_t *map;
-	/*
-	 * Canonical-graph id -> candidate-graph id + 1 (0: none).  Zero
-	 * means empty so that calloc() gives it without a write: the
-	 * comparisons touch a third of its pages (vmlinux), and a first
-	 * write to a page is what costs here.
-	 */
-	uint32_t *hypot_map;
-	uint32_t *hypot_list;
-	size_t hypot_cnt;
-	size_t hypot_cap;
-	/* The equivalence found would need a base FWD resolved: refuse it. */
-	bool hypot_adjust_canon;
-	/*
-	 * Candidates: the base's (kept with the base: dedup_prep_base(); a
-	 * reference held, as the base may drop it meanwhile), own.
-	 */
-	struct base_cands *base_cands;
-	const struct cand_table *base_tab;
-	struct cand_table tab;
-	/* opts->keep_strings, and it applies: no string phase. */
-	bool keep_strs;
-	/* String phase: the new set, and old own offset -> new offset + 1. */
-	struct strset *strs;
-	uint32_t *str_map;
-	size_t str_map_cap;
-	uint32_t str_done; /* own ids below: names rewritten */
-	/* Entries of kinds, map and hypot_map. */
-	size_t ids_cap;
-	/* Own ids below: phases 1-3 done (fed ahead). */
-	uint32_t done;
-	/* Phases 2-3 run over the types in several runs (fed ahead). */
-	bool ahead;
-	/* First id of the run of phases 2-3 in progress; table entries before it. */
-	uint32_t run_from;
-	size_t run_tab_cnt;
-	/*
-	 * Map entries of ids fed before the run in progress, as they were
-	 * before it changed them: since the checkpoint (cp_from, where
-	 * the table had cp_tab_cnt entries) when one is set, else since
-	 * the run started.
-	 */
-	struct map_undo *undo;
-	size_t undo_cnt;
-	size_t undo_cap;
-	uint32_t cp_from;
-	size_t cp_tab_cnt;
-	bool cp_set;
-	bool cp_lost; /* the log outgrew its bound: no checkpoint any more */
-	/* Phases 2-3 must start over: from cp_from, or (redo) over all. */
-	bool rewind;
-	bool redo;
-};
-
-struct map_undo {
-	uint32_t id;
-	uint32_t old;
-};
 
 /* A rewind's log beyond this many entries (8 MB) gives way to a full redo. */
 #define UNDO_MAX (1u << 20)
@@ -174,13 +72,6 @@ struct map_undo {
 struct btf_dedup {
 	struct dedup d;
 };
-
-static inline struct btf_type *tp(const struct dedup *d, uint32_t id)
-{
-	if (id < d->start_id)
-		return d->base_tp[id];
-	return (struct btf_type *)(d->types + d->offs[id - d->start_id]);
-}
 
 static uint64_t hmix(uint64_t h, uint64_t v)
 {
@@ -226,7 +117,7 @@ static int table_rehash(struct cand_table *tab, size_t nr_slots)
 	return 0;
 }
 
-static int table_add(struct cand_table *tab, uint64_t h, uint32_t id)
+int dedup_table_add(struct cand_table *tab, uint64_t h, uint32_t id)
 {
 	struct cand_slot e = { h, id };
 
@@ -252,7 +143,7 @@ static int table_add(struct cand_table *tab, uint64_t h, uint32_t id)
 	return 0;
 }
 
-static void table_free(struct cand_table *tab)
+void dedup_table_free(struct cand_table *tab)
 {
 	free(tab->entries);
 	free(tab->slots);
@@ -280,6 +171,13 @@ static uint32_t cand_next(const struct cand_table *tab, uint64_t h, size_t *pos)
 	return 0;
 }
 
+bool dedup_table_has(const struct cand_table *tab, uint64_t h)
+{
+	size_t pos = cand_first(tab, h);
+
+	return cand_next(tab, h, &pos);
+}
+
 #define for_each_cand(tab, h, pos, id)                                                             \
 	for (pos = cand_first(tab, h); (id = cand_next(tab, h, &pos));)
 
@@ -289,18 +187,24 @@ static uint32_t cand_next(const struct cand_table *tab, uint64_t h, size_t *pos)
  * the insertion order of one table holding both.
  */
 struct cand_iter {
-	const struct cand_table *tab[2];
+	const struct cand_table *tab[3];
 	unsigned int cur;
+	unsigned int nr;
 	size_t pos;
 };
 
+/* @more: a round's own candidates (phase 3 on two threads), after all others. */
 static void cand_iter_init(struct cand_iter *it, const struct cand_table *base,
-			   const struct cand_table *own, uint64_t h)
+			   const struct cand_table *own, const struct cand_table *more, uint64_t h)
 {
-	it->tab[0] = base;
-	it->tab[1] = own;
-	it->cur = base ? 0 : 1;
-	it->pos = cand_first(it->tab[it->cur], h);
+	it->nr = 0;
+	if (base)
+		it->tab[it->nr++] = base;
+	it->tab[it->nr++] = own;
+	if (more)
+		it->tab[it->nr++] = more;
+	it->cur = 0;
+	it->pos = cand_first(it->tab[0], h);
 }
 
 static uint32_t cand_iter_next(struct cand_iter *it, uint64_t h)
@@ -309,15 +213,14 @@ static uint32_t cand_iter_next(struct cand_iter *it, uint64_t h)
 
 	for (;;) {
 		id = cand_next(it->tab[it->cur], h, &it->pos);
-		if (id || it->cur)
+		if (id || it->cur + 1 == it->nr)
 			return id;
-		it->cur = 1;
-		it->pos = cand_first(it->tab[1], h);
+		it->pos = cand_first(it->tab[++it->cur], h);
 	}
 }
 
 #define for_each_dedup_cand(d, h, it, id)                                                          \
-	for (cand_iter_init(&it, (d)->base_tab, &(d)->tab, h); (id = cand_iter_next(&it, h));)
+	for (cand_iter_init(&it, (d)->base_tab, &(d)->tab, NULL, h); (id = cand_iter_next(&it, h));)
 
 /* ---- signatures: hashes and comparisons on string-deduped records ---- */
 
@@ -557,10 +460,11 @@ static void dedup_free(struct dedup *d)
 	free(d->base_tp);
 	free(d->kinds);
 	free(d->map);
-	free(d->hypot_map);
-	free(d->hypot_list);
+	free(d->w.hypot_map);
+	free(d->w.hypot_list);
+	free(d->cuts);
 	free(d->undo);
-	table_free(&d->tab);
+	dedup_table_free(&d->tab);
 	strset__free(d->strs);
 	free(d->str_map);
 }
@@ -637,10 +541,10 @@ static int ids_reserve(struct dedup *d, size_t n)
 	if (map)
 		d->map = map;
 	/* calloc(): zero pages the comparisons may never touch. */
-	hypot = d->hypot_map ? realloc(d->hypot_map, n * sizeof(*hypot)) :
-			       calloc(n, sizeof(*hypot));
+	hypot = d->w.hypot_map ? realloc(d->w.hypot_map, n * sizeof(*hypot)) :
+				 calloc(n, sizeof(*hypot));
 	if (hypot)
-		d->hypot_map = hypot;
+		d->w.hypot_map = hypot;
 	if (!kinds || !map || !hypot)
 		return -ENOMEM;
 	btf_mem_huge(kinds, n);
@@ -679,6 +583,7 @@ static int dedup_init(struct dedup *d, struct btf *btf, bool in_place, bool ahea
 	/* Its records are about to change: no BTF split on it may use them. */
 	btf_dedup_base_free(btf);
 	d->btf = btf;
+	d->w.d = d;
 	d->start_id = btf->start_id;
 	d->done = d->str_done = d->start_id;
 	d->ahead = ahead;
@@ -728,7 +633,28 @@ struct id_check {
 	struct dedup *d;
 	uint32_t from, to; /* ids [from, to) */
 	int err;
+	struct cut_scan cuts; /* with d->want_cuts */
 };
+
+/* The ids a type is or refers to, void aside: from lo to hi. */
+struct id_span {
+	uint32_t type_cnt;
+	uint32_t lo;
+	uint32_t hi;
+};
+
+static int check_id_span(uint32_t *id, void *arg)
+{
+	struct id_span *sp = arg;
+
+	if (*id >= sp->type_cnt)
+		return -EINVAL;
+	if (*id && *id < sp->lo)
+		sp->lo = *id;
+	if (*id > sp->hi)
+		sp->hi = *id;
+	return 0;
+}
 
 /*
  * The map entry of own id @id before phase 2: VAR, DATASEC and LOCSEC
@@ -753,15 +679,22 @@ static void *check_ids(void *arg)
 	btf_mem_populate(d->kinds + c->from, c->to - c->from);
 	btf_mem_populate(d->map + c->from, (c->to - c->from) * sizeof(*d->map));
 
+	c->cuts.lo = UINT32_MAX;
+	c->cuts.gap = d->round_types / 16 ? d->round_types / 16 : 1;
 	for (id = c->from; id < c->to; id++) {
 		struct btf_type *t = tp(d, id);
 		unsigned int kind = btf_kind(t);
+		struct id_span sp = { d->type_cnt, id, id };
 
 		if (kind == BTF_KIND_UNKN || kind >= NR_BTF_KINDS ||
-		    btf_type_visit_type_ids(t, d->btf->layout, check_id, &d->type_cnt)) {
+		    btf_type_visit_type_ids(t, d->btf->layout,
+					    d->want_cuts ? check_id_span : check_id,
+					    d->want_cuts ? (void *)&sp : &d->type_cnt)) {
 			c->err = -EINVAL;
 			break;
 		}
+		if (d->want_cuts)
+			cut_scan_note(&c->cuts, id, sp.lo, sp.hi);
 		d->kinds[id] = kind;
 		d->map[id] = map_initial(d, id);
 	}
@@ -951,7 +884,7 @@ static void base_cands_put(struct base_cands *bc)
 {
 	if (!bc || --bc->refs)
 		return;
-	table_free(&bc->tab);
+	dedup_table_free(&bc->tab);
 	free(bc);
 }
 
@@ -1024,7 +957,7 @@ fail:
  */
 static int dedup_scan(struct dedup *d, uint32_t from)
 {
-	struct id_check beside = { d, from, d->type_cnt, 0 }, here = { d, 0, 0, 0 };
+	struct id_check beside = { .d = d, .from = from, .to = d->type_cnt }, here = { .d = d };
 	bool idle = d->keep_strs && !d->btf->base;
 	/* The records' bytes, about: enough to tell a whole BTF from one CU. */
 	size_t len = (size_t)(d->type_cnt - from) * sizeof(struct btf_type);
@@ -1050,16 +983,25 @@ static int dedup_scan(struct dedup *d, uint32_t from)
 		err = dedup_strings(d);
 	if (threaded)
 		pthread_join(th, NULL);
-	if (err)
-		return err;
-	return beside.err ? beside.err : here.err;
+	if (!err)
+		err = beside.err ? beside.err : here.err;
+	if (!err && d->want_cuts)
+		cut_scan_join(d, &beside.cuts, idle ? &here.cuts : NULL);
+	free(beside.cuts.cuts);
+	free(here.cuts.cuts);
+	return err;
 }
 
 /* ---- phase 2: primitives ---- */
 
+/*
+ * Relaxed: in a round of phase 3 on two threads, the head writes entries
+ * that the other thread may read (and then does again, see
+ * dedup_rounds.c).  A plain load on the machines that matter.
+ */
 static bool is_mapped(const struct dedup *d, uint32_t id)
 {
-	return d->map[id] < ID_IN_PROGRESS;
+	return __atomic_load_n(&d->map[id], __ATOMIC_RELAXED) < ID_IN_PROGRESS;
 }
 
 /* Follows the map to the canonical id (through FWD -> STRUCT links). */
@@ -1217,45 +1159,152 @@ static int dedup_prim_type(struct dedup *d, uint32_t id)
 		return -EINVAL;
 	}
 	d->map[id] = new_id;
-	return new_id == id ? table_add(&d->tab, h, id) : 0;
+	return new_id == id ? dedup_table_add(&d->tab, h, id) : 0;
 }
 
 /* ---- phase 3: structs and unions ---- */
 
-static int hypot_add(struct dedup *d, uint32_t from, uint32_t to)
+/* FWD root @id as this walk sees it: what it resolved to, or itself. */
+static __attribute__((noinline, cold)) uint32_t fwd_root(struct walk *w, uint32_t id)
 {
-	if (d->hypot_cnt == d->hypot_cap) {
-		size_t cap = d->hypot_cap ? d->hypot_cap * 2 : 64;
-		uint32_t *list = realloc(d->hypot_list, cap * sizeof(*list));
+	struct view *v = w->v;
+	struct id_pos *r;
+	uint32_t to;
+
+	if (!v)
+		return id;
+	to = view_fwd_find(v, id);
+	if (to)
+		return to;
+	if (v->spec && id < v->lo) {
+		r = log_push((void **)&v->reads, &v->reads_cnt, &v->reads_cap, sizeof(*r));
+		if (!r)
+			view_fail(v, -ENOMEM);
+		else
+			*r = (struct id_pos){ id, v->pos };
+	}
+	return id;
+}
+
+/* The walk reads the map entry of @id, which the head may be writing. */
+static __attribute__((noinline, cold)) void part_read(struct walk *w, uint32_t id)
+{
+	struct view *v = w->v;
+	struct id_pos *r = log_push((void **)&v->reads, &v->reads_cnt, &v->reads_cap, sizeof(*r));
+
+	if (!r)
+		view_fail(v, -ENOMEM);
+	else
+		*r = (struct id_pos){ id, v->pos };
+}
+
+/*
+ * resolve_id() for phase 3, through the walk's view; inlined, as it is
+ * most of the comparisons' loads.
+ */
+static inline __attribute__((always_inline)) uint32_t w_resolve(struct walk *w, uint32_t id)
+{
+	const uint32_t *map = w->d->map;
+	uint32_t part_lo = w->part_lo, part_len = w->part_len;
+
+	for (;;) {
+		uint32_t to;
+
+		if (__builtin_expect(id - part_lo < part_len, 0))
+			part_read(w, id);
+		to = __atomic_load_n(&map[id], __ATOMIC_RELAXED);
+
+		if (to == id || to >= ID_FWD_ROOT) {
+			if (to != ID_FWD_ROOT)
+				return id;
+			to = fwd_root(w, id);
+			if (to == id)
+				return id;
+		}
+		id = to;
+	}
+}
+
+/*
+ * map[@id] = @to for phase 3: alone, map_set(); in a round, FWD roots go
+ * to the overlay, own ids to the map (logged when speculative).
+ */
+static void w_map_set(struct walk *w, uint32_t id, uint32_t to)
+{
+	struct dedup *d = w->d;
+	struct view *v = w->v;
+	struct undo_pos *u;
+
+	if (!v) {
+		map_set(d, id, to);
+		return;
+	}
+	if (d->kinds[id] == BTF_KIND_FWD) {
+		if (view_fwd_put(v, id, to))
+			view_fail(v, -ENOMEM);
+		return;
+	}
+	if (v->spec || v->log_writes) {
+		u = log_push((void **)&v->undo, &v->undo_cnt, &v->undo_cap, sizeof(*u));
+		/* Not written: the work from here on is dropped, and this could not be undone. */
+		if (!u) {
+			view_fail(v, -ENOMEM);
+			return;
+		}
+		*u = (struct undo_pos){ id, d->map[id], to, v->pos };
+	}
+	__atomic_store_n(&d->map[id], to, __ATOMIC_RELAXED);
+}
+
+/* A walk's candidates: the dedup's, then those of its round so far. */
+#define for_each_walk_cand(w, h, it, id)                                                           \
+	for (cand_iter_init(&it, (w)->d->base_tab, &(w)->d->tab, walk_adds(w), h);                 \
+	     (id = cand_iter_next(&it, h));)
+
+static const struct cand_table *walk_adds(const struct walk *w)
+{
+	return w->v ? &w->v->adds : NULL;
+}
+
+static int hypot_add(struct walk *w, uint32_t from, uint32_t to)
+{
+	/* Every 256 pairs: a relaxed load, cheaper than the head waiting. */
+	if (!(w->hypot_cnt & 255) && w->v && w->v->give_up &&
+	    __atomic_load_n(w->v->give_up, __ATOMIC_RELAXED))
+		return -EAGAIN;
+	if (w->hypot_cnt == w->hypot_cap) {
+		size_t cap = w->hypot_cap ? w->hypot_cap * 2 : 64;
+		uint32_t *list = realloc(w->hypot_list, cap * sizeof(*list));
 
 		if (!list)
 			return -ENOMEM;
-		d->hypot_list = list;
-		d->hypot_cap = cap;
+		w->hypot_list = list;
+		w->hypot_cap = cap;
 	}
-	d->hypot_list[d->hypot_cnt++] = from;
-	d->hypot_map[from] = to + 1;
+	w->hypot_list[w->hypot_cnt++] = from;
+	w->hypot_map[from] = to + 1;
 	return 0;
 }
 
-static void hypot_clear(struct dedup *d)
+static void hypot_clear(struct walk *w)
 {
 	size_t i;
 
-	for (i = 0; i < d->hypot_cnt; i++)
-		d->hypot_map[d->hypot_list[i]] = 0;
-	d->hypot_cnt = 0;
-	d->hypot_adjust_canon = false;
+	for (i = 0; i < w->hypot_cnt; i++)
+		w->hypot_map[w->hypot_list[i]] = 0;
+	w->hypot_cnt = 0;
+	w->hypot_adjust_canon = false;
 }
 
 /* The STRUCT/UNION a resolved FWD points to, or @id itself. */
-static uint32_t resolve_fwd_id(const struct dedup *d, uint32_t id)
+static uint32_t resolve_fwd_id(struct walk *w, uint32_t id)
 {
+	const struct dedup *d = w->d;
 	uint32_t r;
 
 	if (btf_kind(tp(d, id)) != BTF_KIND_FWD)
 		return id;
-	r = resolve_id(d, id);
+	r = w_resolve(w, id);
 	return btf_kind(tp(d, r)) == BTF_KIND_FWD ? id : r;
 }
 
@@ -1291,9 +1340,9 @@ static bool identical_dups(const struct dedup *d, uint32_t id1, uint32_t id2)
 	return true;
 }
 
-static int is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id);
+static int is_equiv(struct walk *w, uint32_t cand_id, uint32_t canon_id);
 
-static int is_equiv_members(struct dedup *d, const struct btf_type *cand,
+static int is_equiv_members(struct walk *w, const struct btf_type *cand,
 			    const struct btf_type *canon)
 {
 	const struct btf_member *a = btf_type_body(cand), *b = btf_type_body(canon);
@@ -1303,14 +1352,14 @@ static int is_equiv_members(struct dedup *d, const struct btf_type *cand,
 	if (!shallow_equal_struct(cand, canon))
 		return 0;
 	for (i = 0; i < n; i++) {
-		eq = is_equiv(d, a[i].type, b[i].type);
+		eq = is_equiv(w, a[i].type, b[i].type);
 		if (eq <= 0)
 			return eq;
 	}
 	return 1;
 }
 
-static int is_equiv_fnproto(struct dedup *d, const struct btf_type *cand,
+static int is_equiv_fnproto(struct walk *w, const struct btf_type *cand,
 			    const struct btf_type *canon)
 {
 	const struct btf_param *a = btf_type_body(cand), *b = btf_type_body(canon);
@@ -1319,26 +1368,25 @@ static int is_equiv_fnproto(struct dedup *d, const struct btf_type *cand,
 
 	if (!compat_fnproto(cand, canon))
 		return 0;
-	eq = is_equiv(d, cand->type, canon->type);
+	eq = is_equiv(w, cand->type, canon->type);
 	for (i = 0; eq > 0 && i < n; i++)
-		eq = is_equiv(d, a[i].type, b[i].type);
+		eq = is_equiv(w, a[i].type, b[i].type);
 	return eq;
 }
 
-static int is_equiv_array(struct dedup *d, const struct btf_type *cand,
-			  const struct btf_type *canon)
+static int is_equiv_array(struct walk *w, const struct btf_type *cand, const struct btf_type *canon)
 {
 	const struct btf_array *a = btf_type_body(cand), *b = btf_type_body(canon);
 	int eq;
 
 	if (!compat_array(cand, canon))
 		return 0;
-	eq = is_equiv(d, a->index_type, b->index_type);
-	return eq <= 0 ? eq : is_equiv(d, a->type, b->type);
+	eq = is_equiv(w, a->index_type, b->index_type);
+	return eq <= 0 ? eq : is_equiv(w, a->type, b->type);
 }
 
 /* FWD on one side, something else on the other (same name). */
-static int is_equiv_fwd(struct dedup *d, uint32_t canon_id, const struct btf_type *cand,
+static int is_equiv_fwd(struct walk *w, uint32_t canon_id, const struct btf_type *cand,
 			const struct btf_type *canon)
 {
 	unsigned int real_kind, fkind;
@@ -1350,8 +1398,8 @@ static int is_equiv_fwd(struct dedup *d, uint32_t canon_id, const struct btf_typ
 		real_kind = btf_kind(cand);
 		fkind = fwd_kind(canon);
 		/* Resolving it would change a base FWD, which is immutable. */
-		if (fkind == real_kind && canon_id < d->start_id)
-			d->hypot_adjust_canon = true;
+		if (fkind == real_kind && canon_id < w->d->start_id)
+			w->hypot_adjust_canon = true;
 	}
 	return fkind == real_kind;
 }
@@ -1360,18 +1408,19 @@ static int is_equiv_fwd(struct dedup *d, uint32_t canon_id, const struct btf_typ
  * Whether the graph from @cand_id is equivalent to the one from
  * @canon_id: 1 yes, 0 no, negative errno.  See phase 3 above.
  */
-static int is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
+static int is_equiv(struct walk *w, uint32_t cand_id, uint32_t canon_id)
 {
+	const struct dedup *d = w->d;
 	const struct btf_type *cand, *canon;
 	uint32_t hypot;
 
-	if (resolve_id(d, cand_id) == resolve_id(d, canon_id))
+	if (w_resolve(w, cand_id) == w_resolve(w, canon_id))
 		return 1;
-	canon_id = resolve_fwd_id(d, canon_id);
-	hypot = d->hypot_map[canon_id];
+	canon_id = resolve_fwd_id(w, canon_id);
+	hypot = w->hypot_map[canon_id];
 	if (hypot--)
 		return hypot == cand_id || identical_dups(d, hypot, cand_id);
-	if (hypot_add(d, canon_id, cand_id))
+	if (hypot_add(w, canon_id, cand_id))
 		return -ENOMEM;
 
 	cand = tp(d, cand_id);
@@ -1380,7 +1429,7 @@ static int is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
 		return 0;
 	if (btf_kind(cand) != btf_kind(canon)) {
 		if (btf_kind(cand) == BTF_KIND_FWD || btf_kind(canon) == BTF_KIND_FWD)
-			return is_equiv_fwd(d, canon_id, cand, canon);
+			return is_equiv_fwd(w, canon_id, cand, canon);
 		return 0;
 	}
 
@@ -1404,14 +1453,14 @@ static int is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
 	case BTF_KIND_TYPE_TAG:
 		if (cand->info != canon->info)
 			return 0;
-		return is_equiv(d, cand->type, canon->type);
+		return is_equiv(w, cand->type, canon->type);
 	case BTF_KIND_ARRAY:
-		return is_equiv_array(d, cand, canon);
+		return is_equiv_array(w, cand, canon);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		return is_equiv_members(d, cand, canon);
+		return is_equiv_members(w, cand, canon);
 	case BTF_KIND_FUNC_PROTO:
-		return is_equiv_fnproto(d, cand, canon);
+		return is_equiv_fnproto(w, cand, canon);
 	case BTF_KIND_LOC_PROTO:
 	case BTF_KIND_LOCSEC:
 		return 0;
@@ -1436,30 +1485,34 @@ static bool is_composite_kind(unsigned int kind)
  * candidate-side struct maps to a canonical one that is itself final
  * (only a shortcut; phase 3 would find it anyway).
  */
-static void hypot_merge(struct dedup *d)
+static void hypot_merge(struct walk *w)
 {
+	const struct dedup *d = w->d;
 	size_t i;
 
-	for (i = 0; i < d->hypot_cnt; i++) {
-		uint32_t c_id = resolve_id(d, d->hypot_list[i]);
-		uint32_t t_id = resolve_id(d, d->hypot_map[d->hypot_list[i]] - 1);
+	for (i = 0; i < w->hypot_cnt; i++) {
+		uint32_t c_id = w_resolve(w, w->hypot_list[i]);
+		uint32_t t_id = w_resolve(w, w->hypot_map[w->hypot_list[i]] - 1);
 		unsigned int c_kind = d->kinds[c_id], t_kind = d->kinds[t_id];
 
 		/* A base FWD may point into split types: base ids keep their numbers. */
 		if (t_kind != BTF_KIND_FWD && c_kind == BTF_KIND_FWD)
-			map_set(d, c_id, t_id);
-		if (d->hypot_adjust_canon)
+			w_map_set(w, c_id, t_id);
+		if (w->hypot_adjust_canon)
 			continue;
 		if (t_kind == BTF_KIND_FWD && c_kind != BTF_KIND_FWD)
-			map_set(d, t_id, c_id);
+			w_map_set(w, t_id, c_id);
 		if (is_composite_kind(t_kind) && c_kind != BTF_KIND_FWD && is_mapped(d, c_id) &&
 		    !is_mapped(d, t_id))
-			map_set(d, t_id, c_id);
+			w_map_set(w, t_id, c_id);
 	}
 }
 
-static int dedup_struct_type(struct dedup *d, uint32_t id)
+int dedup_struct_type(struct walk *w, uint32_t id)
 {
+	struct dedup *d = w->d;
+	struct view *v = w->v;
+	struct hash_pos *look;
 	struct btf_type *t;
 	uint32_t cand_id, new_id = id;
 	struct cand_iter it;
@@ -1470,24 +1523,38 @@ static int dedup_struct_type(struct dedup *d, uint32_t id)
 		return 0;
 	t = tp(d, id);
 	h = hash_struct(d, t);
-	for_each_dedup_cand(d, h, it, cand_id) {
+	for_each_walk_cand(w, h, it, cand_id) {
 		/* A FWD of colliding hash must not be picked (FWD <-> STRUCT loop). */
 		if (!shallow_equal_struct(t, tp(d, cand_id)))
 			continue;
-		hypot_clear(d);
-		eq = is_equiv(d, id, cand_id);
+		hypot_clear(w);
+		eq = is_equiv(w, id, cand_id);
 		if (eq < 0)
 			return eq;
 		if (!eq)
 			continue;
-		hypot_merge(d);
-		if (d->hypot_adjust_canon)
+		hypot_merge(w);
+		if (w->hypot_adjust_canon)
 			continue;
 		new_id = cand_id;
 		break;
 	}
-	d->map[id] = new_id;
-	return new_id == id ? table_add(&d->tab, h, id) : 0;
+	if (!v) {
+		d->map[id] = new_id;
+		return new_id == id ? dedup_table_add(&d->tab, h, id) : 0;
+	}
+	/*
+	 * Speculative, and no candidate of the shared table matched: one
+	 * the head adds to it would have come first.
+	 */
+	if (v->spec && (new_id == id || it.tab[it.cur] == &v->adds)) {
+		look = log_push((void **)&v->looks, &v->looks_cnt, &v->looks_cap, sizeof(*look));
+		if (!look)
+			return -ENOMEM;
+		*look = (struct hash_pos){ h, id };
+	}
+	w_map_set(w, id, new_id);
+	return new_id == id ? dedup_table_add(&v->adds, h, id) : 0;
 }
 
 /*
@@ -1524,7 +1591,7 @@ static int dedup_resolve_fwds(struct dedup *d)
 			anon_id = id;
 			continue;
 		}
-		err = table_add(&names, hmix(0, name_off), id);
+		err = dedup_table_add(&names, hmix(0, name_off), id);
 	}
 	for (id = first_fwd; id < d->type_cnt && !err; id++) {
 		const struct btf_type *t;
@@ -1547,7 +1614,7 @@ static int dedup_resolve_fwds(struct dedup *d)
 		if (nr == 1 && d->kinds[found] == fwd_kind(t))
 			d->map[id] = found;
 	}
-	table_free(&names);
+	dedup_table_free(&names);
 	return err;
 }
 
@@ -1634,7 +1701,7 @@ static int dedup_ref_type(struct dedup *d, uint32_t id)
 		return err < 0 ? err : -EINVAL;
 	new_id = find_equal(d, id, h, equal);
 	d->map[id] = new_id;
-	if (new_id == id && (err = table_add(&d->tab, h, id)))
+	if (new_id == id && (err = dedup_table_add(&d->tab, h, id)))
 		return err;
 	return new_id;
 }
@@ -1746,6 +1813,34 @@ static void prefetch_window(const struct dedup *d, uint32_t id, size_t *ahead)
 		__builtin_prefetch(d->types + *ahead);
 }
 
+/*
+ * Phase 3 on ids [@from, @to) as walk @w sees them: with a view, until
+ * told to give up (-EAGAIN) or it failed; v->stop is the first id not
+ * done.
+ */
+int dedup_structs_run(struct walk *w, uint32_t from, uint32_t to)
+{
+	struct dedup *d = w->d;
+	struct view *v = w->v;
+	size_t ahead = 0;
+	uint32_t id;
+	int err = 0;
+
+	for (id = from; id < to; id++) {
+		if (v && (v->err || (v->give_up && __atomic_load_n(v->give_up, __ATOMIC_ACQUIRE))))
+			break;
+		prefetch_window(d, id, &ahead);
+		if (v)
+			v->pos = id;
+		err = dedup_struct_type(w, id);
+		if (err)
+			break;
+	}
+	if (v)
+		v->stop = id;
+	return err;
+}
+
 /* Back to the state at the checkpoint: the log undone, later entries dropped. */
 static int dedup_rewind(struct dedup *d)
 {
@@ -1757,7 +1852,7 @@ static int dedup_rewind(struct dedup *d)
 	}
 	for (id = d->cp_from; id < d->type_cnt; id++)
 		d->map[id] = map_initial(d, id);
-	hypot_clear(d);
+	hypot_clear(&d->w);
 	d->tab.cnt = d->cp_tab_cnt;
 	d->rewind = false;
 	return d->tab.slots ? table_rehash(&d->tab, d->tab.mask + 1) : 0;
@@ -1766,7 +1861,6 @@ static int dedup_rewind(struct dedup *d)
 /* Phases 2 and 3 over own ids [@from, type_cnt). */
 static int dedup_prims_structs(struct dedup *d, uint32_t from)
 {
-	size_t ahead = 0;
 	uint32_t id;
 	int err;
 
@@ -1786,11 +1880,12 @@ again:
 		from = d->cp_from;
 		goto again;
 	}
-	for (id = from; id < d->type_cnt; id++) {
-		prefetch_window(d, id, &ahead);
-		if ((err = dedup_struct_type(d, id)))
-			return err;
-	}
+	if (d->cuts_cnt && !d->ahead && from == d->start_id)
+		err = dedup_structs_rounds(d, from);
+	else
+		err = dedup_structs_run(&d->w, from, d->type_cnt);
+	if (err)
+		return err;
 	d->done = d->type_cnt;
 	return 0;
 }
@@ -1805,8 +1900,8 @@ static int dedup_restart(struct dedup *d)
 
 	for (id = 0; id < d->type_cnt; id++)
 		d->map[id] = map_initial(d, id);
-	hypot_clear(d);
-	table_free(&d->tab);
+	hypot_clear(&d->w);
+	dedup_table_free(&d->tab);
 	d->redo = d->rewind = d->cp_set = d->ahead = false;
 	d->undo_cnt = 0;
 	return dedup_prep_base(d);
@@ -1946,6 +2041,16 @@ static int compact_strings(struct btf *btf)
 	return 0;
 }
 
+/* CPUs this thread may run on. */
+static int cpus_free(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	return CPU_COUNT(&set);
+}
+
 static struct btf_dedup *dedup_new(struct btf *btf, const struct btf_dedup_opts *opts,
 				    bool ahead)
 {
@@ -1960,6 +2065,9 @@ static struct btf_dedup *dedup_new(struct btf *btf, const struct btf_dedup_opts 
 	if (!dd)
 		return NULL;
 	dd->d.keep_strs = opts && opts->keep_strings && !btf->base && strset__unique(btf->strs);
+	dd->d.round_types = opts && opts->round_types ? opts->round_types : ROUND_TYPES;
+	dd->d.want_cuts = opts && opts->jobs >= 2 && !ahead && !btf->base &&
+			  btf->nr_types >= 2 * dd->d.round_types && cpus_free() >= 2;
 	err = dedup_init(&dd->d, btf, opts && opts->in_place, ahead);
 	if (err) {
 		btf_dedup_free(dd);

@@ -88,6 +88,7 @@ static int dedup_and_remap(struct enc_state *s, struct btf *btf, const char *wha
 	/* A failed run discards every BTF it built. */
 	opts.in_place = true;
 	opts.keep_strings = keep_strings;
+	opts.jobs = s->o->jobs;
 	if (btf == s->all && s->ahead) {
 		err = btf_dedup_finish(s->ahead, &map);
 		s->ahead = NULL;

@@ -42,3 +42,12 @@ if(LIBBPF_FOUND)
 	set_tests_properties(dedup_diff_encoder_fixtures dedup_diff_encoder_vmlinux
 		PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 endif()
+
+# The struct phase on two threads against one, on btfenc's own sources
+# linked into one object (in CI) and on vmlinux (when installed).
+add_test(NAME dedup_rounds
+	COMMAND ${TESTS_DIR}/dedup_rounds.sh $<TARGET_FILE:btf_dedup_tool>
+		$<TARGET_FILE:predup_btf> ${CMAKE_SOURCE_DIR}
+		${CMAKE_CURRENT_BINARY_DIR}/dedup_rounds
+		/usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64)
+set_tests_properties(dedup_rounds PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)

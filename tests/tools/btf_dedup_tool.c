@@ -309,13 +309,31 @@ static int cmd_concat(int argc, char **argv)
 }
 
 /* @in_place: on the records themselves, as the encoder has it done. */
-static int cmd_dedup(const char *in, const char *out, bool in_place)
+/*
+ * dedup [--in-place] [--rounds N] IN OUT: --rounds runs the struct phase
+ * on two threads in rounds of N types at least.
+ */
+static int cmd_dedup(int argc, char **argv)
 {
-	struct btf_dedup_opts opts = { .in_place = in_place };
-	struct btf *btf = load(in);
+	struct btf_dedup_opts opts = {};
+	struct btf *btf;
 	double t0;
 	int err;
 
+	for (; argc > 2; argc--, argv++) {
+		if (!strcmp(argv[0], "--in-place")) {
+			opts.in_place = true;
+		} else if (!strcmp(argv[0], "--rounds") && argc > 3) {
+			opts.jobs = 2;
+			opts.round_types = strtoul(argv[1], NULL, 0);
+			argc--, argv++;
+		} else {
+			break;
+		}
+	}
+	if (argc != 2)
+		return 2;
+	btf = load(argv[0]);
 	if (!btf)
 		return 1;
 	t0 = now_ms();
@@ -324,7 +342,7 @@ static int cmd_dedup(const char *in, const char *out, bool in_place)
 		fprintf(stderr, "dedup: %.1f ms\n", now_ms() - t0);
 	if (err)
 		fprintf(stderr, "btf__dedup: %d\n", err);
-	err = err || write_file(btf, out);
+	err = err || write_file(btf, argv[1]);
 	btf__free(btf);
 	return err;
 }
@@ -420,10 +438,13 @@ out:
 
 int main(int argc, char **argv)
 {
-	if (argc == 4 && !strcmp(argv[1], "dedup"))
-		return cmd_dedup(argv[2], argv[3], false);
-	if (argc == 5 && !strcmp(argv[1], "dedup") && !strcmp(argv[2], "--in-place"))
-		return cmd_dedup(argv[3], argv[4], true);
+	int err;
+
+	if (argc >= 4 && !strcmp(argv[1], "dedup")) {
+		err = cmd_dedup(argc - 2, argv + 2);
+		if (err != 2)
+			return err;
+	}
 	if (argc >= 4 && !strcmp(argv[1], "concat"))
 		return cmd_concat(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "canon"))
@@ -433,8 +454,8 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "canon"))
 		return cmd_canon(argv[2], argv[3]);
 	fprintf(stderr,
-		"usage: %s dedup [--in-place] IN OUT | concat OUT IN... | canon IN [BASE] |"
-		" ahead N IN\n",
+		"usage: %s dedup [--in-place] [--rounds N] IN OUT | concat OUT IN... |"
+		" canon IN [BASE] | ahead N IN\n",
 		argv[0]);
 	return 2;
 }

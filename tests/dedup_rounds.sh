@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# dedup_rounds.sh - the dedup's struct phase on two threads (rounds,
+# btf/dedup_rounds.c) must give the bytes the phase gives on one thread,
+# for any round size and however the threads race.
+#
+#   dedup_rounds.sh TOOL PREDUP_TOOL SRC_DIR WORKDIR [VMLINUX]
+#
+# Input: btfenc's own sources compiled with -g and linked into one
+# object (~40 CUs sharing headers: the same structs in many CUs, FWDs
+# resolved by a later CU, new structs in both threads' parts of a round),
+# through the encoder's merge (PREDUP_TOOL); VMLINUX's too when it is
+# installed.  Each round size runs three times, as the second thread's
+# share of each round varies from run to run.  Exit 77 (skip) without
+# gcc or two CPUs.
+set -eu
+
+tool=$1 predup=$2 src=$3 work=$4 vmlinux=${5:-}
+command -v gcc >/dev/null && command -v ld >/dev/null || exit 77
+[ "$(nproc)" -ge 2 ] || { echo "one CPU: the dedup would not use two threads"; exit 77; }
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+cflags="-g -O2 -D_GNU_SOURCE -DBTFENC_VERSION=\"0\" -I$src -I$src/btf"
+cflags="$cflags $(pkg-config --cflags libdw libelf 2>/dev/null || true)"
+for c in "$src"/btf/*.c "$src"/dwarf/*.c "$src"/encoder/*.c "$src"/cmd/*.c; do
+	d=$(basename "$(dirname "$c")")
+	# shellcheck disable=SC2086
+	gcc $cflags -c -o "${d}_$(basename "$c" .c).o" "$c"
+done
+ld -r -o self.o ./*_*.o
+"$predup" self.o self.btf 2
+
+fail=0
+check() {
+	in=$1
+	shift
+	"$tool" dedup "$in" one.btf
+	for n in "$@"; do
+		for run in 1 2 3; do
+			"$tool" dedup --rounds "$n" "$in" two.btf
+			if ! cmp -s one.btf two.btf; then
+				echo "FAIL: $in, rounds of $n types (run $run): not the bytes of one thread"
+				fail=1
+			fi
+		done
+	done
+	echo "$in: $("$tool" canon one.btf | awk '$1 == "count" { n += $3 } END { print n }') types" \
+		"after dedup, rounds of $* types: same bytes"
+}
+
+check self.btf 1 2 4 8 16 32 64 128 256 1024
+if [ -n "$vmlinux" ] && [ -r "$vmlinux" ]; then
+	"$predup" "$vmlinux" vmlinux.btf 2
+	check vmlinux.btf 256 4096
+fi
+[ "$fail" = 0 ] && echo PASS
+exit "$fail"
