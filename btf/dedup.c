@@ -1244,6 +1244,16 @@ static void w_map_set(struct walk *w, uint32_t id, uint32_t to)
 			view_fail(v, -ENOMEM);
 		return;
 	}
+	/*
+	 * The speculative walk can reach a struct of the head's part: the
+	 * rest of the CU the last round ended in, through a FWD a committed
+	 * comparison resolved to it.  That entry is the head's to write:
+	 * the work ends here, the head does this struct again.
+	 */
+	if (v->spec && id < v->lo) {
+		view_fail(v, -EAGAIN);
+		return;
+	}
 	if (v->spec || v->log_writes) {
 		u = log_push((void **)&v->undo, &v->undo_cnt, &v->undo_cap, sizeof(*u));
 		/* Not written: the work from here on is dropped, and this could not be undone. */
@@ -1413,6 +1423,7 @@ static int is_equiv(struct walk *w, uint32_t cand_id, uint32_t canon_id)
 	const struct dedup *d = w->d;
 	const struct btf_type *cand, *canon;
 	uint32_t hypot;
+	int err;
 
 	if (w_resolve(w, cand_id) == w_resolve(w, canon_id))
 		return 1;
@@ -1420,8 +1431,9 @@ static int is_equiv(struct walk *w, uint32_t cand_id, uint32_t canon_id)
 	hypot = w->hypot_map[canon_id];
 	if (hypot--)
 		return hypot == cand_id || identical_dups(d, hypot, cand_id);
-	if (hypot_add(w, canon_id, cand_id))
-		return -ENOMEM;
+	err = hypot_add(w, canon_id, cand_id);
+	if (err)
+		return err;
 
 	cand = tp(d, cand_id);
 	canon = tp(d, canon_id);
@@ -1815,8 +1827,8 @@ static void prefetch_window(const struct dedup *d, uint32_t id, size_t *ahead)
 
 /*
  * Phase 3 on ids [@from, @to) as walk @w sees them: with a view, until
- * told to give up (-EAGAIN) or it failed; v->stop is the first id not
- * done.
+ * told to give up (-EAGAIN), or until its work ends or fails (v->err);
+ * v->stop is the first id not done.
  */
 int dedup_structs_run(struct walk *w, uint32_t from, uint32_t to)
 {

@@ -162,12 +162,13 @@ struct map_undo {
 /*
  * A thread's view in a round: the map and the candidate table are shared
  * and stay as they were when the round began, but for the entries of the
- * thread's own ids (from lo on, which no walk of the other thread
- * reaches).  What it would change elsewhere, FWD roots it resolves and
- * canonical structs it adds, it keeps here until the round is committed.
- * The speculative thread also logs what it read that the other thread
- * may change (FWD roots below lo, the table's hashes), and its direct
- * map writes, so that its work can be kept up to the first conflict.
+ * thread's own ids (from lo on).  What it would change elsewhere, FWD
+ * roots it resolves and canonical structs it adds, it keeps here until
+ * the round is committed.  The speculative thread also logs what it read
+ * that the other thread may change (FWD roots below lo, the table's
+ * hashes, the map entries of the walk's part_lo..) and its direct map
+ * writes, so that its work can be kept up to the first conflict; where it
+ * would write a map entry below lo, its work ends (see w_map_set()).
  */
 struct ov_slot {
 	uint32_t id; /* 0: empty (void is never a FWD) */
@@ -212,7 +213,7 @@ struct view {
 	size_t undo_cnt;
 	size_t undo_cap;
 	uint32_t stop;	  /* first id not done */
-	uint32_t err_pos; /* first id whose work may be wrong (no memory) */
+	uint32_t err_pos; /* first id whose work is not kept (no memory, a write below lo) */
 	int err;
 	/* Speculative: set when the head is done; a long comparison gives up. */
 	const bool *give_up;

@@ -10,13 +10,15 @@
 # object (~40 CUs sharing headers: the same structs in many CUs, FWDs
 # resolved by a later CU, new structs in both threads' parts of a round),
 # through the encoder's merge (PREDUP_TOOL); VMLINUX's too when it is
-# installed.  Each round size runs three times, as the second thread's
-# share of each round varies from run to run.  Exit 77 (skip) without
-# gcc or two CPUs.
+# installed; and tests/tools/rounds_btf.py's BTF, where the second thread
+# reaches a struct the head is yet to do (once merged with another of its
+# name).  Each round size runs three times, as the second thread's share
+# of each round varies from run to run.  Exit 77 (skip) without gcc,
+# python3 or two CPUs.
 set -eu
 
 tool=$1 predup=$2 src=$3 work=$4 vmlinux=${5:-}
-command -v gcc >/dev/null && command -v ld >/dev/null || exit 77
+command -v gcc >/dev/null && command -v ld >/dev/null && command -v python3 >/dev/null || exit 77
 [ "$(nproc)" -ge 2 ] || { echo "one CPU: the dedup would not use two threads"; exit 77; }
 rm -rf "$work"
 mkdir -p "$work"
@@ -34,7 +36,7 @@ ld -r -o self.o ./*_*.o
 
 fail=0
 check() {
-	in=$1
+	in=$1 bad=0
 	shift
 	"$tool" dedup "$in" one.btf
 	for n in "$@"; do
@@ -42,15 +44,22 @@ check() {
 			"$tool" dedup --rounds "$n" "$in" two.btf
 			if ! cmp -s one.btf two.btf; then
 				echo "FAIL: $in, rounds of $n types (run $run): not the bytes of one thread"
-				fail=1
+				bad=1
 			fi
 		done
 	done
+	[ "$bad" = 0 ] || { fail=1; return; }
 	echo "$in: $("$tool" canon one.btf | awk '$1 == "count" { n += $3 } END { print n }') types" \
 		"after dedup, rounds of $* types: same bytes"
 }
 
 check self.btf 1 2 4 8 16 32 64 128 256 1024
+python3 "$src/tests/tools/rounds_btf.py" crafted.btf
+check crafted.btf 16 64 4096
+if ! "$tool" canon one.btf | grep -q "^STRUCT 'T' .* size=4 { 'a'@0:INT 'int' }"; then
+	echo "FAIL: crafted.btf: struct T { int a; } merged away"
+	fail=1
+fi
 if [ -n "$vmlinux" ] && [ -r "$vmlinux" ]; then
 	"$predup" "$vmlinux" vmlinux.btf 2
 	check vmlinux.btf 256 4096
