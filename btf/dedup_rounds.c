@@ -14,7 +14,9 @@
  * and what it read that the head may change: FWD roots below the cut it
  * saw unresolved, hashes it looked up without a match in the shared
  * table, and map entries of [pos, next cut), the rest of the CU the last
- * round ended in, which the committed part of that CU may refer to.
+ * round ended in, which the committed part of that CU may refer to (as
+ * may a FWD a committed comparison resolved).  Its work ends where it
+ * would write a map entry there: those are the head's.
  *
  * Then the head's changes go into the map and the table, and the second
  * thread's work is replayed in id order.  A struct whose walks read what
