@@ -36,6 +36,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- cuts ---- */
 
@@ -472,11 +473,24 @@ static void fwd_roots_mark(struct dedup *d, uint32_t from, bool on)
 	}
 }
 
+/* Rounds after which waiting for the second thread ends them all. */
+#define SLOW_ROUNDS 4
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 /* Phase 3 over own ids [@pos, type_cnt), in rounds while there are cuts ahead. */
 int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 {
 	struct rounds r = { .d = d, .wb = { .d = d } };
 	size_t cut = 0, next = 0;
+	unsigned int slow = 0;
+	double t0, t1;
 	int err = 0;
 
 	/* No round: no cut a round's work beyond. */
@@ -520,14 +534,23 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 		__atomic_store_n(&r.head_done, false, __ATOMIC_RELAXED);
 		set_state(&r, R_GO);
 
+		t0 = now_ms();
 		err = dedup_structs_run(&d->w, pos, d->cuts[cut]);
 		if (!err)
 			err = r.va.err;
+		t1 = now_ms();
 		__atomic_store_n(&r.head_done, true, __ATOMIC_RELEASE);
 		wait_state(&r, R_GO);
 		if (!err)
 			err = round_commit(&r, &pos);
 		if (err)
+			break;
+		/*
+		 * Waiting longer than its part took: the second thread was not
+		 * running (a busy machine), and each round would cost a time
+		 * slice.  After a few, the rest goes on one thread.
+		 */
+		if (now_ms() - t1 > t1 - t0 && ++slow == SLOW_ROUNDS)
 			break;
 	}
 	set_state(&r, R_QUIT);
