@@ -406,7 +406,7 @@ static int round_commit(struct rounds *r, uint32_t *pos)
 {
 	struct dedup *d = r->d;
 	struct view *b = &r->vb, *c = &r->vc;
-	uint32_t end = b->stop < b->err_pos ? b->stop : b->err_pos;
+	uint32_t end = b->stop < b->err_pos ? b->stop : b->err_pos, first;
 	struct replay rp = { .b = b };
 	uint32_t *confl = NULL;
 	size_t i, n, confl_cnt = 0;
@@ -424,8 +424,14 @@ static int round_commit(struct rounds *r, uint32_t *pos)
 		err = -ENOMEM;
 		goto out;
 	}
-	for (i = b->undo_cnt; i--;)
+	/*
+	 * The map writes before the first struct to do again stand as they
+	 * are (most rounds have none): only the later ones are taken back.
+	 */
+	first = confl_cnt && confl[0] < end ? confl[0] : end;
+	for (i = b->undo_cnt; i-- && b->undo[i].pos >= first;)
 		d->map[b->undo[i].id] = b->undo[i].old;
+	rp.undo_at = i + 1;
 	for (i = 0, n = 0; b->ov_cnt && i <= b->ov_mask; i++)
 		if (b->ov[i].id)
 			rp.fwds[n++] = b->ov[i];
