@@ -200,8 +200,21 @@ static void spec_run(struct rounds *r)
 		view_fail(&r->vb, err);
 }
 
-/* Spins before it sleeps: a round lasts about a millisecond. */
-#define SPINS 20000
+/*
+ * Spins this long before it sleeps: a round lasts about a millisecond,
+ * a commit up to a few, and waking a thread that slept can take longer
+ * than a round here (a vCPU that went idle): the head then waited for
+ * the second thread, which had barely started.
+ */
+#define SPIN_MS 20.0
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 static void cpu_relax(void)
 {
@@ -213,13 +226,16 @@ static void cpu_relax(void)
 /* Waits while r->state is @from. */
 static unsigned int wait_state(struct rounds *r, unsigned int from)
 {
+	double until = now_ms() + SPIN_MS;
 	unsigned int i, st;
 
-	for (i = 0; i < SPINS; i++) {
+	for (i = 1;; i++) {
 		st = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
 		if (st != from)
 			return st;
 		cpu_relax();
+		if (!(i & 1023) && now_ms() > until)
+			break;
 	}
 	pthread_mutex_lock(&r->mu);
 	while ((st = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE)) == from)
@@ -482,21 +498,13 @@ static void fwd_roots_mark(struct dedup *d, uint32_t from, bool on)
 /* Rounds after which waiting for the second thread ends them all. */
 #define SLOW_ROUNDS 4
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* Phase 3 over own ids [@pos, type_cnt), in rounds while there are cuts ahead. */
 int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 {
 	struct rounds r = { .d = d, .wb = { .d = d } };
 	size_t cut = 0, next = 0;
 	unsigned int slow = 0;
-	double t0, t1;
+	double t0, t1, t2;
 	int err = 0;
 
 	/* No round: no cut a round's work beyond. */
@@ -547,6 +555,7 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 		t1 = now_ms();
 		__atomic_store_n(&r.head_done, true, __ATOMIC_RELEASE);
 		wait_state(&r, R_GO);
+		t2 = now_ms();
 		if (!err)
 			err = round_commit(&r, &pos);
 		if (err)
@@ -556,7 +565,7 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 		 * running (a busy machine), and each round would cost a time
 		 * slice.  After a few, the rest goes on one thread.
 		 */
-		if (now_ms() - t1 > t1 - t0 && ++slow == SLOW_ROUNDS)
+		if (t2 - t1 > t1 - t0 && ++slow == SLOW_ROUNDS)
 			break;
 	}
 	set_state(&r, R_QUIT);
