@@ -1164,11 +1164,21 @@ static int dedup_prim_type(struct dedup *d, uint32_t id)
 
 /* ---- phase 3: structs and unions ---- */
 
+/* A speculative walk read the map entry of @id, which the head may change. */
+static void log_read(struct view *v, uint32_t id)
+{
+	struct id_pos *r = log_push((void **)&v->reads, &v->reads_cnt, &v->reads_cap, sizeof(*r));
+
+	if (!r)
+		view_fail(v, -ENOMEM);
+	else
+		*r = (struct id_pos){ id, v->pos };
+}
+
 /* FWD root @id as this walk sees it: what it resolved to, or itself. */
 static __attribute__((noinline, cold)) uint32_t fwd_root(struct walk *w, uint32_t id)
 {
 	struct view *v = w->v;
-	struct id_pos *r;
 	uint32_t to;
 
 	if (!v)
@@ -1176,26 +1186,15 @@ static __attribute__((noinline, cold)) uint32_t fwd_root(struct walk *w, uint32_
 	to = view_fwd_find(v, id);
 	if (to)
 		return to;
-	if (v->spec && id < v->lo) {
-		r = log_push((void **)&v->reads, &v->reads_cnt, &v->reads_cap, sizeof(*r));
-		if (!r)
-			view_fail(v, -ENOMEM);
-		else
-			*r = (struct id_pos){ id, v->pos };
-	}
+	if (v->spec && id < v->lo)
+		log_read(v, id);
 	return id;
 }
 
 /* The walk reads the map entry of @id, which the head may be writing. */
 static __attribute__((noinline, cold)) void part_read(struct walk *w, uint32_t id)
 {
-	struct view *v = w->v;
-	struct id_pos *r = log_push((void **)&v->reads, &v->reads_cnt, &v->reads_cap, sizeof(*r));
-
-	if (!r)
-		view_fail(v, -ENOMEM);
-	else
-		*r = (struct id_pos){ id, v->pos };
+	log_read(w->v, id);
 }
 
 /*
