@@ -269,13 +269,13 @@ static void *spec_thread(void *arg)
 	return NULL;
 }
 
-/* The view's candidates of ids below @below into the table, in order. */
-static int commit_adds(struct dedup *d, const struct cand_table *adds, uint32_t below)
+/* The view's candidates into the table, in order. */
+static int commit_adds(struct dedup *d, const struct cand_table *adds)
 {
 	size_t i;
 	int err;
 
-	for (i = 0; i < adds->cnt && adds->entries[i].id < below; i++) {
+	for (i = 0; i < adds->cnt; i++) {
 		err = dedup_table_add(&d->tab, adds->entries[i].hash, adds->entries[i].id);
 		if (err)
 			return err;
@@ -283,13 +283,13 @@ static int commit_adds(struct dedup *d, const struct cand_table *adds, uint32_t 
 	return 0;
 }
 
-/* The view's FWD resolutions made before @below into the map. */
-static void commit_fwds(struct dedup *d, const struct view *v, uint32_t below)
+/* The view's FWD resolutions into the map. */
+static void commit_fwds(struct dedup *d, const struct view *v)
 {
 	size_t i;
 
 	for (i = 0; v->ov_cnt && i <= v->ov_mask; i++)
-		if (v->ov[i].id && v->ov[i].pos < below)
+		if (v->ov[i].id)
 			d->map[v->ov[i].id] = v->ov[i].to;
 }
 
@@ -429,10 +429,10 @@ static int round_commit(struct rounds *r, uint32_t *pos)
 	size_t i, n, confl_cnt = 0;
 	int err;
 
-	err = commit_adds(d, &r->va.adds, UINT32_MAX);
+	err = commit_adds(d, &r->va.adds);
 	if (err)
 		return err;
-	commit_fwds(d, &r->va, UINT32_MAX);
+	commit_fwds(d, &r->va);
 	err = spec_conflicts(&r->va, b, r->wb.part_lo, r->wb.part_len, end, &confl, &confl_cnt);
 	if (err)
 		return err;
@@ -469,8 +469,8 @@ static int round_commit(struct rounds *r, uint32_t *pos)
 			break;
 		if (!replay_same(d, &rp, c, confl[i]))
 			end = confl[i] + 1;
-		commit_fwds(d, c, UINT32_MAX);
-		err = commit_adds(d, &c->adds, UINT32_MAX);
+		commit_fwds(d, c);
+		err = commit_adds(d, &c->adds);
 	}
 	d->w.v = &r->va;
 	if (!err)
