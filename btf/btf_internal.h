@@ -61,6 +61,8 @@ static inline void *btf_reserve_mem(void **data, size_t *cap, size_t elem_sz, si
 void btf_mem_populate(void *p, size_t len);
 /* Asks for huge pages for the 2 MB-aligned part of a big array. */
 void btf_mem_huge(void *p, size_t len);
+/* Asks for small pages for a big array written only here and there. */
+void btf_mem_sparse(void *p, size_t len);
 
 /* Offset + 1 (0 = empty) and the string's hash, compared before the bytes. */
 struct strset_slot {

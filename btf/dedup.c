@@ -550,6 +550,8 @@ static int ids_reserve(struct dedup *d, size_t n)
 	btf_mem_huge(kinds, n);
 	btf_mem_huge(map, n * sizeof(*map));
 	/* Of the hypothetical map only the part written here: the rest is mostly untouched. */
+	if (!d->ids_cap)
+		btf_mem_sparse(hypot, n * sizeof(*hypot));
 	if (d->ids_cap) {
 		btf_mem_huge(hypot + d->ids_cap, (n - d->ids_cap) * sizeof(*hypot));
 		memset(hypot + d->ids_cap, 0, (n - d->ids_cap) * sizeof(*hypot));

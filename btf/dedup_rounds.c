@@ -512,6 +512,8 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 	if (!d->cuts_cnt || d->cuts[d->cuts_cnt - 1] < (uint64_t)pos + d->round_types)
 		goto alone;
 	r.wb.hypot_map = calloc(d->type_cnt, sizeof(*r.wb.hypot_map));
+	if (r.wb.hypot_map)
+		btf_mem_sparse(r.wb.hypot_map, d->type_cnt * sizeof(*r.wb.hypot_map));
 	if (!r.wb.hypot_map || pthread_mutex_init(&r.mu, NULL))
 		goto alone;
 	if (pthread_cond_init(&r.cv, NULL)) {

@@ -44,6 +44,21 @@ void btf_mem_huge(void *p, size_t len)
 		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 }
 
+/*
+ * The opposite, for a large array written only here and there (the
+ * dedup's hypothetical maps): where malloc itself asks for huge pages
+ * (cmd/malloc_thp.c), each write would make 2 MB of it resident.
+ */
+void btf_mem_sparse(void *p, size_t len)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + len) & ~(page - 1);
+
+	if (len >= HUGE_MIN && hi > lo)
+		madvise((void *)lo, hi - lo, MADV_NOHUGEPAGE);
+}
+
 static void *grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
 		      size_t add_cnt, bool zero_spare)
 {

@@ -26,6 +26,16 @@ void cli_free_chain(struct btf **chain, int n);
 int cli_load_with_extra(char **bases, int nr_bases, const char *path, struct btf ***chain,
 			int *n);
 
+/*
+ * Runs the encoder again (execv, so no return on success) with glibc's
+ * malloc on transparent huge pages, where the kernel gives them only to
+ * advised memory (malloc_thp.c).  Returns where that is not needed, not
+ * possible, under valgrind, or when BTFENC_NO_THP is set.
+ */
+void cli_malloc_thp_reexec(char *const argv[]);
+/* Whether this run's malloc asked for huge pages (for -V). */
+bool cli_malloc_thp(void);
+
 int cmd_dump(int argc, char **argv);
 int cmd_inlines(int argc, char **argv);
 int cmd_stats(int argc, char **argv);

@@ -178,7 +178,8 @@ static void encode_usage(FILE *f)
 		BTFENC_VERSION);
 }
 
-int cmd_encode(int argc, char **argv)
+/* @args: argv as given (getopt_long() reorders argv), for running again. */
+static int parse_and_encode(int argc, char **argv, char *const args[])
 {
 	struct feature_state fs = { .features = ENC_F_LEGACY };
 	struct enc_opts o = { .jobs = 1 };
@@ -287,10 +288,29 @@ int cmd_encode(int argc, char **argv)
 	o.features = fs.features;
 	/* Progress only for a person at a terminal: never in kbuild or a pipe. */
 	o.progress = !no_progress && isatty(STDERR_FILENO) && !getenv("MAKEFLAGS");
+	/* Returns only where the heap is as it will be (malloc_thp.c). */
+	cli_malloc_thp_reexec(args);
 	if (o.verbose) {
 		fprintf(stderr, "btfenc %s (pahole-compatible v1.31)\n", BTFENC_VERSION);
 		fprintf(stderr, "btfenc: jobs=%u features=", o.jobs);
 		enc_feature_print(stderr, o.features);
+		fprintf(stderr, "btfenc: malloc on huge pages: %s\n",
+			cli_malloc_thp() ? "yes" : "no");
 	}
 	return enc_run(&o, &cli_log) ? 1 : 0;
+}
+
+int cmd_encode(int argc, char **argv)
+{
+	char **args = malloc((argc + 1) * sizeof(*args));
+	int ret;
+
+	if (!args) {
+		cli_err("out of memory");
+		return 1;
+	}
+	memcpy(args, argv, (argc + 1) * sizeof(*args));
+	ret = parse_and_encode(argc, argv, args);
+	free(args);
+	return ret;
 }

@@ -62,6 +62,19 @@ cmp -s "$T/sec.btf" "$T/j1.btf"; check "detached .BTF equals the -J section" $?
 "$BTFENC" dump --base "$T/j1.btf" "$T/j1.btf.extra" | grep -q "^\[[0-9]*\] LOCSEC 'inline'"
 check "dump --base shows the LOCSEC of .BTF.extra" $?
 
+# malloc on huge pages (cmd/malloc_thp.c): on where the kernel gives them
+# to advised memory only, off when asked, the same bytes either way.
+thp=no
+grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && thp=yes
+"$BTFENC" -V --btf_encode_detached "$T/thp.btf" "$DEMO" 2>"$T/v"
+grep -q "malloc on huge pages: $thp" "$T/v"; check "-V: malloc on huge pages: $thp" $?
+BTFENC_NO_THP=1 "$BTFENC" -V --btf_encode_detached "$T/nothp.btf" "$DEMO" 2>"$T/v"
+grep -q "malloc on huge pages: no" "$T/v"; check "BTFENC_NO_THP=1 turns it off" $?
+GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$BTFENC" -V --btf_encode_detached "$T/t0.btf" "$DEMO" 2>"$T/v"
+grep -q "malloc on huge pages: no" "$T/v"; check "a hugetlb tunable set by the user is kept" $?
+cmp -s "$T/thp.btf" "$T/nothp.btf" && cmp -s "$T/thp.btf" "$T/t0.btf"
+check "the same bytes with and without huge pages" $?
+
 # Bad input: one line, exit 1, file untouched.
 printf 'not an elf' >"$T/junk"; cp "$T/junk" "$T/junk.orig"
 "$BTFENC" -J "$T/junk" 2>"$T/err"; rc=$?
