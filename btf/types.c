@@ -271,9 +271,48 @@ void btf_reserve_types(struct btf *btf, size_t bytes)
 			     btf->nr_types, BTF_MAX_NR_TYPES, nr - btf->nr_types);
 }
 
+void btf_defer_offsets(struct btf *btf)
+{
+	btf->offs_deferred = true;
+}
+
+int btf_index_types(struct btf *btf)
+{
+	size_t off = 0;
+	uint32_t i;
+
+	if (!btf->offs_deferred)
+		return 0;
+	if (btf->nr_types && !btf_grow_mem((void **)&btf->type_offs, &btf->type_offs_cap,
+					   sizeof(uint32_t), 0, BTF_MAX_NR_TYPES, btf->nr_types))
+		return -ENOMEM;
+	/* Written in full: mapped in one call, as add_btf() did per CU. */
+	btf_mem_populate(btf->type_offs, btf->nr_types * sizeof(uint32_t));
+	for (i = 0; i < btf->nr_types; i++) {
+		const struct btf_type *t = (const struct btf_type *)((char *)btf->types + off);
+		long sz;
+
+		if (btf->types_len - off < sizeof(*t))
+			return -EINVAL;
+		sz = btf_type_size_layout(t, btf->layout);
+		if (sz < 0 || (size_t)sz > btf->types_len - off)
+			return -EINVAL;
+		btf->type_offs[i] = off;
+		off += sz;
+	}
+	if (off != btf->types_len)
+		return -EINVAL;
+	btf->offs_deferred = false;
+	return 0;
+}
+
 int btf_commit_type(struct btf *btf, size_t size)
 {
 	uint32_t *off;
+	int err;
+
+	if (btf->offs_deferred && (err = btf_index_types(btf)))
+		return err;
 
 	if (btf->start_id + btf->nr_types > BTF_MAX_NR_TYPES)
 		return -E2BIG;
@@ -953,7 +992,8 @@ static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
 		free(c.str_map);
 		return -ENOMEM;
 	}
-	if (!btf_grow_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
+	if (!dst->offs_deferred &&
+	    !btf_grow_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
 			  dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
 		free(c.str_map);
 		return -ENOMEM;
@@ -966,7 +1006,8 @@ static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
 		}
 	}
 	btf_mem_populate((char *)dst->types + dst->types_len, src->types_len);
-	btf_mem_populate(dst->type_offs + dst->nr_types, src->nr_types * sizeof(uint32_t));
+	if (!dst->offs_deferred)
+		btf_mem_populate(dst->type_offs + dst->nr_types, src->nr_types * sizeof(uint32_t));
 	for (i = 0; i < src->nr_types; i++) {
 		const struct btf_type *st = btf__type_by_id(src, src->start_id + i);
 		long sz = btf_type_size_layout(st, src->layout);
@@ -984,7 +1025,9 @@ static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
 			err = btf_type_visit_str_offs(t, src->layout, remap_str, &c);
 		if (err)
 			goto fail;
-		dst->type_offs[dst->nr_types++] = dst->types_len;
+		if (!dst->offs_deferred)
+			dst->type_offs[dst->nr_types] = dst->types_len;
+		dst->nr_types++;
 		dst->types_len += sz;
 	}
 	free(c.str_map);

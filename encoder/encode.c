@@ -364,11 +364,17 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 		/* Without it (no memory), the dedup runs after the decode. */
 		s.ahead = btf_dedup_new(s.all, &opts);
 	}
+	/* Fed ahead, the dedup reads the types by id as they come. */
+	if (!s.ahead)
+		btf_defer_offsets(s.all);
 	t = now();
 	err = enc_pool_run(&po, enc_merge_cu, &s, log);
 	/* Only the merge uses them; the dedup, next, is the peak. */
 	btf_off_map_free(&s.str_base_map);
 	btf_off_map_free(&s.names_base_map);
+	/* After the decode's memory went (the pool's malloc_trim()). */
+	if (!err)
+		err = btf_index_types(s.all);
 	if (!err)
 		err = btf_merge_strs_checked(s.all, &s.str_marks);
 	/* One line per failure: the decode's, if it failed too. */
