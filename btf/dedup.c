@@ -32,7 +32,9 @@
  *    FUNC_PROTO, DECL_TAG, LOC_PROTO): depth-first, referenced ids are
  *    first replaced by their canonical ids, then the type is compared
  *    exactly (ids included).  C has no cycle that avoids a struct, and
- *    structs are final by now, so the recursion ends.
+ *    structs are final by now, so the recursion ends.  With the cuts of
+ *    phase 3's rounds, the two halves of the ids run on two threads, with
+ *    the same result (dedup_refs()).
  * 5. Compaction: canonical types are kept in their original order.
  * 6. Remapping: every id field is rewritten to the kept type's new id.
  *
@@ -1100,18 +1102,25 @@ static uint32_t dedup_enum(struct dedup *d, uint32_t id, uint64_t h)
 	return id;
 }
 
-/* Canonical id among the candidates of hash @h equal to @id, or @id. */
-static uint32_t find_equal(struct dedup *d, uint32_t id, uint64_t h,
-			   bool (*equal)(const struct btf_type *, const struct btf_type *))
+typedef bool (*equal_fn)(const struct btf_type *, const struct btf_type *);
+
+/* Canonical id among the candidates of hash @h in @base, then @own, equal to @id, or @id. */
+static uint32_t find_equal_in(struct dedup *d, const struct cand_table *base,
+			      const struct cand_table *own, uint32_t id, uint64_t h, equal_fn equal)
 {
 	struct btf_type *t = tp(d, id);
 	struct cand_iter it;
 	uint32_t cand_id;
 
-	for_each_dedup_cand(d, h, it, cand_id)
+	for (cand_iter_init(&it, base, own, NULL, h); (cand_id = cand_iter_next(&it, h));)
 		if (btf_kind(tp(d, cand_id)) == btf_kind(t) && equal(t, tp(d, cand_id)))
 			return cand_id;
 	return id;
+}
+
+static uint32_t find_equal(struct dedup *d, uint32_t id, uint64_t h, equal_fn equal)
+{
+	return find_equal_in(d, d->base_tab, &d->tab, id, h, equal);
 }
 
 static int dedup_prim_type(struct dedup *d, uint32_t id)
@@ -1633,12 +1642,18 @@ static int dedup_resolve_fwds(struct dedup *d)
 
 /* ---- phase 4: reference kinds ---- */
 
-static int dedup_ref_type(struct dedup *d, uint32_t id);
+/* Where a walk of phase 4 looks for candidates and adds its own. */
+struct ref_walk {
+	struct dedup *d;
+	struct cand_table *tab;
+};
+
+static int dedup_ref_type(const struct ref_walk *rw, uint32_t id);
 
 /* Replaces *@ref by its canonical id. */
-static int dedup_ref_field(struct dedup *d, uint32_t *ref)
+static int dedup_ref_fields(uint32_t *ref, void *arg)
 {
-	int r = dedup_ref_type(d, *ref);
+	int r = dedup_ref_type(arg, *ref);
 
 	if (r < 0)
 		return r;
@@ -1646,27 +1661,9 @@ static int dedup_ref_field(struct dedup *d, uint32_t *ref)
 	return 0;
 }
 
-/* Resolves every referenced id of @t (any kind) to its canonical id. */
-static int dedup_ref_fields(uint32_t *ref, void *arg)
+/* The comparison of a reference kind, NULL for any other kind. */
+static equal_fn ref_equal(const struct btf_type *t)
 {
-	return dedup_ref_field(arg, ref);
-}
-
-static int dedup_ref_type(struct dedup *d, uint32_t id)
-{
-	struct btf_type *t;
-	bool (*equal)(const struct btf_type *, const struct btf_type *) = NULL;
-	uint32_t new_id;
-	uint64_t h;
-	int err;
-
-	if (d->map[id] == ID_IN_PROGRESS)
-		return -ELOOP;
-	if (is_mapped(d, id))
-		return resolve_id(d, id);
-
-	t = tp(d, id);
-	d->map[id] = ID_IN_PROGRESS;
 	switch ((enum btf_kind)btf_kind(t)) {
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
@@ -1675,20 +1672,15 @@ static int dedup_ref_type(struct dedup *d, uint32_t id)
 	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_FUNC:
 	case BTF_KIND_TYPE_TAG:
-		equal = equal_common;
-		break;
+		return equal_common;
 	case BTF_KIND_DECL_TAG:
-		equal = equal_int_tag;
-		break;
+		return equal_int_tag;
 	case BTF_KIND_ARRAY:
-		equal = equal_array;
-		break;
+		return equal_array;
 	case BTF_KIND_FUNC_PROTO:
-		equal = equal_fnproto;
-		break;
+		return equal_fnproto;
 	case BTF_KIND_LOC_PROTO:
-		equal = equal_loc_proto;
-		break;
+		return equal_loc_proto;
 	case BTF_KIND_INT:
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
@@ -1702,21 +1694,165 @@ static int dedup_ref_type(struct dedup *d, uint32_t id)
 	case BTF_KIND_LOCSEC:
 	case BTF_KIND_UNKN:
 	case NR_BTF_KINDS:
-		return -EINVAL;
+		break;
 	}
+	return NULL;
+}
+
+static int dedup_ref_type(const struct ref_walk *rw, uint32_t id)
+{
+	struct dedup *d = rw->d;
+	struct btf_type *t;
+	uint32_t new_id;
+	equal_fn equal;
+	uint64_t h;
+	int err;
+
+	if (d->map[id] == ID_IN_PROGRESS)
+		return -ELOOP;
+	if (is_mapped(d, id))
+		return resolve_id(d, id);
+
+	t = tp(d, id);
+	d->map[id] = ID_IN_PROGRESS;
+	equal = ref_equal(t);
 	if (!equal)
 		return -EINVAL;
-	err = btf_type_visit_type_ids(t, d->btf->layout, dedup_ref_fields, d);
+	err = btf_type_visit_type_ids(t, d->btf->layout, dedup_ref_fields, (void *)rw);
 	if (err)
 		return err;
 	err = type_hash(d, t, &h);
 	if (err)
 		return err < 0 ? err : -EINVAL;
-	new_id = find_equal(d, id, h, equal);
+	new_id = find_equal_in(d, d->base_tab, rw->tab, id, h, equal);
 	d->map[id] = new_id;
-	if (new_id == id && (err = dedup_table_add(&d->tab, h, id)))
+	if (new_id == id && (err = dedup_table_add(rw->tab, h, id)))
 		return err;
 	return new_id;
+}
+
+static int dedup_refs_run(const struct ref_walk *rw, uint32_t from, uint32_t to)
+{
+	uint32_t id;
+	int err;
+
+	for (id = from; id < to; id++) {
+		err = dedup_ref_type(rw, id);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Phase 4 on two threads.  At a cut (no reference crosses it: each CU of
+ * the encoder's merged BTF) the walks of the two halves stay apart, and
+ * in id order each visits its types as one walk over all would.  The
+ * first half runs as that walk does.  The second finds its candidates
+ * among its own types (and the base's) only: it maps each type to the
+ * first of its class in the half, which one walk over all also picks
+ * unless the class has a member in the first half.  Its own canonical
+ * types are then looked up, in the order it found them (referred-to
+ * types first), among the first half's: each that has an equal there
+ * maps to it, after its references were resolved through the ones
+ * mapped before.  Two classes of the second half never become one (a
+ * type's class is its kind, name and referred-to classes), so that is
+ * all that changes.  Types mapped to one that moved follow the map on;
+ * the records of types not kept are not read again.
+ */
+struct ref_half {
+	struct ref_walk rw;
+	uint32_t from, to;
+	int err;
+};
+
+static void *ref_half_run(void *arg)
+{
+	struct ref_half *h = arg;
+
+	h->err = dedup_refs_run(&h->rw, h->from, h->to);
+	return NULL;
+}
+
+static int resolve_field(uint32_t *ref, void *arg)
+{
+	*ref = resolve_id(arg, *ref);
+	return 0;
+}
+
+static int refs_join(struct dedup *d, const struct cand_table *second)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < second->cnt; i++) {
+		uint32_t id = second->entries[i].id, to;
+		struct btf_type *t = tp(d, id);
+		uint64_t h;
+
+		err = btf_type_visit_type_ids(t, d->btf->layout, resolve_field, d);
+		if (err)
+			return err;
+		err = type_hash(d, t, &h);
+		if (err)
+			return err < 0 ? err : -EINVAL;
+		/* The base was looked in by the second half already. */
+		to = find_equal_in(d, NULL, &d->tab, id, h, ref_equal(t));
+		if (to != id)
+			d->map[id] = to;
+	}
+	return 0;
+}
+
+/* The cut nearest the middle of the own ids, or 0. */
+static uint32_t middle_cut(const struct dedup *d)
+{
+	uint32_t mid = d->start_id + (d->type_cnt - d->start_id) / 2;
+	size_t lo = 0, hi = d->cuts_cnt;
+
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+
+		if (d->cuts[m] < mid)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (lo == d->cuts_cnt || (lo && mid - d->cuts[lo - 1] < d->cuts[lo] - mid))
+		lo--;
+	return d->cuts_cnt ? d->cuts[lo] : 0;
+}
+
+static int dedup_refs(struct dedup *d)
+{
+	struct ref_walk first = { d, &d->tab };
+	struct ref_half second = { { d, NULL } };
+	struct cand_table tab = {};
+	uint32_t cut = 0;
+	pthread_t th;
+	int err;
+
+	/* With the cuts of phase 3 on two threads (no base, not fed ahead). */
+	if (d->cuts_cnt && !d->ahead)
+		cut = middle_cut(d);
+	if (cut <= d->start_id || cut >= d->type_cnt)
+		return dedup_refs_run(&first, d->start_id, d->type_cnt);
+	second.rw.tab = &tab;
+	second.from = cut;
+	second.to = d->type_cnt;
+	if (pthread_create(&th, NULL, ref_half_run, &second)) {
+		err = dedup_refs_run(&first, d->start_id, d->type_cnt);
+		goto out;
+	}
+	err = dedup_refs_run(&first, d->start_id, cut);
+	pthread_join(th, NULL);
+	if (!err)
+		err = second.err;
+	if (!err)
+		err = refs_join(d, &tab);
+out:
+	dedup_table_free(&tab);
+	return err;
 }
 
 /* ---- phases 5 and 6: compaction and remapping ---- */
@@ -1923,7 +2059,7 @@ static int dedup_restart(struct dedup *d)
 /* Phase 1-3 for the types not fed ahead, then phases 3b and 4. */
 static int dedup_types(struct dedup *d)
 {
-	uint32_t id, from = d->done;
+	uint32_t from = d->done;
 	int err;
 
 	err = dedup_refresh(d);
@@ -1956,12 +2092,7 @@ static int dedup_types(struct dedup *d)
 	err = dedup_resolve_fwds(d);
 	if (err)
 		return err;
-	for (id = d->start_id; id < d->type_cnt; id++) {
-		err = dedup_ref_type(d, id);
-		if (err < 0)
-			return err;
-	}
-	return 0;
+	return dedup_refs(d);
 }
 
 /* Swaps the deduped records and strings into @btf; cannot fail. */
