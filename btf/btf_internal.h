@@ -132,8 +132,14 @@ struct btf {
 	uint32_t *type_offs;
 	size_t type_offs_cap;
 	uint32_t nr_types;
-	/* Merges leave type_offs unset until btf_index_types() (btf_defer_offsets()). */
+	/*
+	 * Merges leave type_offs unset until btf_index_types()
+	 * (btf_defer_offsets()), and note where each began: type index << 32
+	 * | record offset.
+	 */
 	bool offs_deferred;
+	uint64_t *offs_marks;
+	size_t nr_offs_marks, offs_marks_cap;
 
 	struct strset *strs;
 
@@ -250,6 +256,7 @@ void btf_reserve_types(struct btf *btf, size_t bytes);
  * to it otherwise, in between.
  */
 void btf_defer_offsets(struct btf *btf);
+/* In two halves on two threads when there are many (where a merge began). */
 int btf_index_types(struct btf *btf);
 /*
  * btf__add_btf() for the encoder's merge of a CU: every string of @src's

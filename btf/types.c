@@ -5,6 +5,7 @@
  */
 #include "btf_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,7 @@ void btf__free(struct btf *btf)
 	free(btf->layout_sec);
 	free(btf->types);
 	free(btf->type_offs);
+	free(btf->offs_marks);
 	strset__free(btf->strs);
 	free(btf);
 }
@@ -276,32 +278,93 @@ void btf_defer_offsets(struct btf *btf)
 	btf->offs_deferred = true;
 }
 
+/* Types [from, to) of @btf, whose records start at @off and end at @end. */
+struct index_part {
+	struct btf *btf;
+	uint32_t from, to;
+	size_t off, end;
+	int err;
+};
+
+static void *index_part(void *arg)
+{
+	struct index_part *p = arg;
+	struct btf *btf = p->btf;
+	size_t off = p->off;
+	uint32_t i;
+
+	/* Written in full: mapped in one call, as add_btf() did per CU. */
+	btf_mem_populate(btf->type_offs + p->from, (p->to - p->from) * sizeof(uint32_t));
+	for (i = p->from; i < p->to; i++) {
+		const struct btf_type *t = (const struct btf_type *)((char *)btf->types + off);
+		long sz;
+
+		if (p->end - off < sizeof(*t)) {
+			p->err = -EINVAL;
+			return NULL;
+		}
+		sz = btf_type_size_layout(t, btf->layout);
+		if (sz < 0 || (size_t)sz > p->end - off) {
+			p->err = -EINVAL;
+			return NULL;
+		}
+		btf->type_offs[i] = off;
+		off += sz;
+	}
+	if (off != p->end)
+		p->err = -EINVAL;
+	return NULL;
+}
+
+/* Below this many types, one thread. */
+#define INDEX_PARALLEL_MIN (1u << 16)
+
 int btf_index_types(struct btf *btf)
 {
-	size_t off = 0;
-	uint32_t i;
+	struct index_part first = { btf, 0, btf->nr_types, 0, btf->types_len, 0 }, second;
+	uint64_t mark;
+	pthread_t th;
+	bool threaded = false;
 
 	if (!btf->offs_deferred)
 		return 0;
 	if (btf->nr_types && !btf_grow_mem((void **)&btf->type_offs, &btf->type_offs_cap,
 					   sizeof(uint32_t), 0, BTF_MAX_NR_TYPES, btf->nr_types))
 		return -ENOMEM;
-	/* Written in full: mapped in one call, as add_btf() did per CU. */
-	btf_mem_populate(btf->type_offs, btf->nr_types * sizeof(uint32_t));
-	for (i = 0; i < btf->nr_types; i++) {
-		const struct btf_type *t = (const struct btf_type *)((char *)btf->types + off);
-		long sz;
+	/* The first merge past the middle type starts the second half. */
+	if (btf->nr_types >= INDEX_PARALLEL_MIN && btf->nr_offs_marks > 1) {
+		size_t lo = 0, hi = btf->nr_offs_marks - 1;
 
-		if (btf->types_len - off < sizeof(*t))
-			return -EINVAL;
-		sz = btf_type_size_layout(t, btf->layout);
-		if (sz < 0 || (size_t)sz > btf->types_len - off)
-			return -EINVAL;
-		btf->type_offs[i] = off;
-		off += sz;
+		while (lo < hi) {
+			size_t m = lo + (hi - lo) / 2;
+
+			if (btf->offs_marks[m] >> 32 < btf->nr_types / 2)
+				lo = m + 1;
+			else
+				hi = m;
+		}
+		mark = btf->offs_marks[lo];
+		second = first;
+		second.from = first.to = mark >> 32;
+		second.off = first.end = (uint32_t)mark;
+		threaded = second.from > 0 && second.from < btf->nr_types &&
+			   !pthread_create(&th, NULL, index_part, &second);
+		if (!threaded) {
+			first.to = btf->nr_types;
+			first.end = btf->types_len;
+		}
 	}
-	if (off != btf->types_len)
-		return -EINVAL;
+	index_part(&first);
+	if (threaded) {
+		pthread_join(th, NULL);
+		if (!first.err)
+			first.err = second.err;
+	}
+	if (first.err)
+		return first.err;
+	free(btf->offs_marks);
+	btf->offs_marks = NULL;
+	btf->nr_offs_marks = btf->offs_marks_cap = 0;
 	btf->offs_deferred = false;
 	return 0;
 }
@@ -997,6 +1060,18 @@ static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
 			  dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
 		free(c.str_map);
 		return -ENOMEM;
+	}
+	if (dst->offs_deferred) {
+		uint64_t *mark = btf_add_mem((void **)&dst->offs_marks, &dst->offs_marks_cap,
+					     sizeof(*mark), dst->nr_offs_marks, SIZE_MAX, 1);
+
+		/* The records' offsets fit in 32 bits (btf_grow_mem() above). */
+		if (!mark) {
+			free(c.str_map);
+			return -ENOMEM;
+		}
+		*mark = (uint64_t)dst->nr_types << 32 | dst->types_len;
+		dst->nr_offs_marks++;
 	}
 	if (all_strs) {
 		err = strset__add_all(dst->strs, src->strs, c.str_map);
