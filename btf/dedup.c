@@ -551,10 +551,13 @@ static int ids_reserve(struct dedup *d, size_t n)
 		return -ENOMEM;
 	btf_mem_huge(kinds, n);
 	btf_mem_huge(map, n * sizeof(*map));
-	/* Of the hypothetical map only the part written here: the rest is mostly untouched. */
-	if (!d->ids_cap)
+	/*
+	 * The hypothetical map is mostly untouched: small pages for it, huge
+	 * ones only for a part written here (fed ahead).
+	 */
+	if (!d->ids_cap) {
 		btf_mem_sparse(hypot, n * sizeof(*hypot));
-	if (d->ids_cap) {
+	} else {
 		btf_mem_huge(hypot + d->ids_cap, (n - d->ids_cap) * sizeof(*hypot));
 		memset(hypot + d->ids_cap, 0, (n - d->ids_cap) * sizeof(*hypot));
 	}
@@ -2203,6 +2206,12 @@ static struct btf_dedup *dedup_new(struct btf *btf, const struct btf_dedup_opts 
 
 	if (!btf) {
 		errno = EINVAL;
+		return NULL;
+	}
+	/* Merged with its offsets deferred: they are needed from here on. */
+	err = btf_index_types(btf);
+	if (err) {
+		errno = -err;
 		return NULL;
 	}
 	dd = calloc(1, sizeof(*dd));

@@ -29,10 +29,13 @@ int cli_load_with_extra(char **bases, int nr_bases, const char *path, struct btf
 /*
  * Runs the encoder again (execv, so no return on success) with glibc's
  * malloc on transparent huge pages, where the kernel gives them only to
- * advised memory (malloc_thp.c).  Returns where that is not needed, not
- * possible, under valgrind, or when BTFENC_NO_THP is set.
+ * advised memory and input @path is large (malloc_thp.c).  Returns where
+ * that is not needed, not possible, under valgrind, in the second run,
+ * or when BTFENC_NO_THP is set.
  */
-void cli_malloc_thp_reexec(char *const argv[]);
+void cli_malloc_thp_reexec(char *const argv[], const char *path);
+/* Whether this is that second run (its parse printed nothing new). */
+bool cli_malloc_thp_rerun(void);
 /* Whether this run's malloc asked for huge pages (for -V). */
 bool cli_malloc_thp(void);
 

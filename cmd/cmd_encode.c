@@ -101,7 +101,7 @@ static int parse_feature_list(struct feature_state *fs, const char *list)
 				cli_err("unknown BTF feature '%.*s'; supported:", (int)len, name);
 				enc_feature_print(stderr, ENC_F_SUPPORTED);
 				return -1;
-			} else {
+			} else if (!cli_malloc_thp_rerun()) {
 				cli_info("btfenc: ignoring unknown BTF feature '%.*s'", (int)len,
 					 name);
 			}
@@ -289,7 +289,7 @@ static int parse_and_encode(int argc, char **argv, char *const args[])
 	/* Progress only for a person at a terminal: never in kbuild or a pipe. */
 	o.progress = !no_progress && isatty(STDERR_FILENO) && !getenv("MAKEFLAGS");
 	/* Returns only where the heap is as it will be (malloc_thp.c). */
-	cli_malloc_thp_reexec(args);
+	cli_malloc_thp_reexec(args, o.path);
 	if (o.verbose) {
 		fprintf(stderr, "btfenc %s (pahole-compatible v1.31)\n", BTFENC_VERSION);
 		fprintf(stderr, "btfenc: jobs=%u features=", o.jobs);

@@ -9,8 +9,9 @@
  * An encode touches ~200 MB of fresh memory; in 4 KB pages that is ~25K
  * page faults, which on a virtual machine cost ~10 us each (vmlinux, -j2:
  * 12% of the CPU time, 7% of the wall time; see docs/performance.md).
- * So the encoder runs itself once more with the tunable added.  Nothing
- * else changes: same arguments, same output.
+ * So the encoder runs itself once more with the tunable added, for an
+ * input of 64 MB or more.  Nothing else changes: same arguments, same
+ * output; the second run prints no parsing notice the first printed.
  */
 #include "cli.h"
 
@@ -19,9 +20,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define THP_TUNABLE "glibc.malloc.hugetlb"
+/* Set for the second run only (which unsets it), whatever glibc keeps. */
+#define RERUN_MARK "BTFENC_THP_RERUN"
+/*
+ * Smaller inputs touch little memory: the second exec and partly used
+ * huge pages would cost more than the faults saved (crc7.ko: peak 20.9
+ * -> 23.4 MB).
+ */
+#define THP_MIN_INPUT ((off_t)64 << 20)
 
 /* Whether huge pages go only to advised memory (not "always", not "never"). */
 static bool thp_when_advised(void)
@@ -48,38 +59,75 @@ static bool glibc_has_tunable(void)
 }
 
 /*
- * Under valgrind /proc/self/exe is valgrind's tool: running it would
- * leave valgrind.  Sanitizers replace malloc, but running again is harmless.
+ * Not where /proc/self/exe is not this program: under valgrind (its
+ * tool) or when run by naming the dynamic loader (the loader: the kernel
+ * loaded no interpreter, AT_BASE is 0).  Not for a setuid or file
+ * capability run (AT_SECURE), whose glibc drops the tunable again.
+ * Sanitizers replace malloc, but running again is harmless.
  */
-static bool under_valgrind(void)
+static bool can_run_again(void)
 {
 	const char *preload = getenv("LD_PRELOAD");
 
-	return preload && strstr(preload, "vgpreload");
+	if (preload && strstr(preload, "vgpreload"))
+		return false;
+	return getauxval(AT_BASE) && !getauxval(AT_SECURE);
+}
+
+/* The value @list (GLIBC_TUNABLES: name=value:...) gives the tunable, or NULL. */
+static const char *tunable_value(const char *list)
+{
+	const size_t n = strlen(THP_TUNABLE "=");
+	const char *p = list;
+
+	while (p && *p) {
+		if (!strncmp(p, THP_TUNABLE "=", n))
+			return p + n;
+		p = strchr(p, ':');
+		if (p)
+			p++;
+	}
+	return NULL;
 }
 
 bool cli_malloc_thp(void)
 {
-	const char *t = getenv("GLIBC_TUNABLES");
+	const char *v = tunable_value(getenv("GLIBC_TUNABLES"));
 
-	return t && strstr(t, THP_TUNABLE "=1");
+	return v && v[0] == '1' && (!v[1] || v[1] == ':');
 }
 
-void cli_malloc_thp_reexec(char *const argv[])
+bool cli_malloc_thp_rerun(void)
+{
+	return getenv(RERUN_MARK);
+}
+
+void cli_malloc_thp_reexec(char *const argv[], const char *path)
 {
 	const char *env = getenv("GLIBC_TUNABLES");
 	char *old = NULL, *val = NULL;
+	struct stat st;
 
-	/* Set in any way already (this is the second run, or the user's choice). */
-	if ((env && strstr(env, THP_TUNABLE)) || getenv("BTFENC_NO_THP") || under_valgrind() ||
-	    !glibc_has_tunable() || !thp_when_advised())
+	/* The second run: the marker goes, whatever glibc did with the tunable. */
+	if (getenv(RERUN_MARK)) {
+		unsetenv(RERUN_MARK);
 		return;
-	if ((env && !(old = strdup(env))) ||
-	    asprintf(&val, "%s%s%s=1", env ? env : "", env && *env ? ":" : "", THP_TUNABLE) < 0)
+	}
+	/* Set in any way already (the user's choice), or a small input. */
+	if ((env && strstr(env, THP_TUNABLE)) || getenv("BTFENC_NO_THP") || !can_run_again() ||
+	    !glibc_has_tunable() || !thp_when_advised() || stat(path, &st) ||
+	    st.st_size < THP_MIN_INPUT)
+		return;
+	if (env && !(old = strdup(env)))
+		return;
+	if (asprintf(&val, "%s%s%s=1", env ? env : "", env && *env ? ":" : "", THP_TUNABLE) < 0) {
+		val = NULL;
 		goto out;
-	if (!setenv("GLIBC_TUNABLES", val, 1))
+	}
+	if (!setenv("GLIBC_TUNABLES", val, 1) && !setenv(RERUN_MARK, "1", 1))
 		execv("/proc/self/exe", argv);
 	/* Not run again (no /proc, say): on as before, environment as it was. */
+	unsetenv(RERUN_MARK);
 	if (old)
 		setenv("GLIBC_TUNABLES", old, 1);
 	else

@@ -62,18 +62,31 @@ cmp -s "$T/sec.btf" "$T/j1.btf"; check "detached .BTF equals the -J section" $?
 "$BTFENC" dump --base "$T/j1.btf" "$T/j1.btf.extra" | grep -q "^\[[0-9]*\] LOCSEC 'inline'"
 check "dump --base shows the LOCSEC of .BTF.extra" $?
 
-# malloc on huge pages (cmd/malloc_thp.c): on where the kernel gives them
-# to advised memory only, off when asked, the same bytes either way.
+# malloc on huge pages (cmd/malloc_thp.c): on for an input of 64 MB or
+# more where the kernel gives huge pages to advised memory only and glibc
+# has the tunable (2.35), off for a small one or when asked, the same
+# bytes either way.  The user's environment is left out.
 thp=no
-grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && thp=yes
-"$BTFENC" -V --btf_encode_detached "$T/thp.btf" "$DEMO" 2>"$T/v"
-grep -q "malloc on huge pages: $thp" "$T/v"; check "-V: malloc on huge pages: $thp" $?
-BTFENC_NO_THP=1 "$BTFENC" -V --btf_encode_detached "$T/nothp.btf" "$DEMO" 2>"$T/v"
+v=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
+grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
+	[ "$(printf '%s\n2.35\n' "$v" | sort -V | head -1)" = 2.35 ] && thp=yes
+head -c $((64 << 20)) /dev/zero >"$T/pad"
+objcopy --add-section .pad="$T/pad" "$DEMO" "$T/big"
+enc() { env -u BTFENC_NO_THP -u GLIBC_TUNABLES "$@" 2>"$T/v"; }
+enc "$BTFENC" -V --btf_encode_detached "$T/thp.btf" "$T/big"
+grep -q "malloc on huge pages: $thp" "$T/v"; check "-V, 64 MB input: malloc on huge pages: $thp" $?
+enc "$BTFENC" -V --btf_encode_detached "$T/small.btf" "$DEMO"
+grep -q "malloc on huge pages: no" "$T/v"; check "a small input: no huge pages" $?
+enc BTFENC_NO_THP=1 "$BTFENC" -V --btf_encode_detached "$T/nothp.btf" "$T/big"
 grep -q "malloc on huge pages: no" "$T/v"; check "BTFENC_NO_THP=1 turns it off" $?
-GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$BTFENC" -V --btf_encode_detached "$T/t0.btf" "$DEMO" 2>"$T/v"
+enc GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$BTFENC" -V --btf_encode_detached "$T/t0.btf" "$T/big"
 grep -q "malloc on huge pages: no" "$T/v"; check "a hugetlb tunable set by the user is kept" $?
-cmp -s "$T/thp.btf" "$T/nothp.btf" && cmp -s "$T/thp.btf" "$T/t0.btf"
+enc "$BTFENC" -V --btf_features=default,no_such --btf_encode_detached "$T/t1.btf" "$T/big"
+[ "$(grep -c "ignoring unknown BTF feature" "$T/v")" -eq 1 ]
+check "a notice of the parse is printed once" $?
+cmp -s "$T/thp.btf" "$T/nothp.btf" && cmp -s "$T/thp.btf" "$T/t0.btf" && cmp -s "$T/thp.btf" "$T/small.btf"
 check "the same bytes with and without huge pages" $?
+rm -f "$T/pad" "$T/big"
 
 # Bad input: one line, exit 1, file untouched.
 printf 'not an elf' >"$T/junk"; cp "$T/junk" "$T/junk.orig"
