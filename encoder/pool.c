@@ -19,7 +19,7 @@
 #include <time.h>
 
 /* A worker renews its libdw handle after this many CUs (dw_file_renew()). */
-#define RENEW_EVERY 512
+#define RENEW_EVERY 768
 
 struct slot {
 	struct dw_cu cu;
@@ -114,8 +114,14 @@ static void *worker(void *arg)
 		 * libdw keeps state for every CU decoded until the end.
 		 * vmlinux, -j2, five alternating runs: peak 215 -> 202 MB
 		 * renewing every 512 CUs, for 1-3% more time; every 256 CUs
-		 * saved 17 MB and was 3-6% slower.  Only memory is at stake:
-		 * where a new handle cannot be had, the old one goes on.
+		 * saved 17 MB and was 3-6% slower.  A renewal walks every
+		 * unit header before its CU again (~1 page fault each), so
+		 * the one late in the file costs most: every 768 CUs (one
+		 * renewal per worker of vmlinux at -j2) took wall 2.015 ->
+		 * 1.895 s and 2.085 -> 2.04 s in two sets of alternating runs,
+		 * the same peak (the dedup's, since the offsets of the merged
+		 * types are found after the decode).  Only memory is at
+		 * stake: where a new handle cannot be had, the old one goes on.
 		 */
 		if (!err && renew && ++nr_decoded % RENEW_EVERY == 0)
 			renew = dw_file_renew(f, idx + 1) >= 0;
