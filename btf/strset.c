@@ -10,6 +10,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* madvise(@advice) on the whole @align-sized blocks within [@p, @p + @len). */
+static void advise_inner(void *p, size_t len, uintptr_t align, int advice)
+{
+	uintptr_t lo = ((uintptr_t)p + align - 1) & ~(align - 1);
+	uintptr_t hi = ((uintptr_t)p + len) & ~(align - 1);
+
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, advice);
+}
+
 /*
  * On the VMs this was measured on, a first write to a page costs 10-20
  * us, of which one syscall that maps the whole range in advance saves
@@ -18,12 +28,7 @@
  */
 void btf_mem_populate(void *p, size_t len)
 {
-	uintptr_t page = sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t hi = ((uintptr_t)p + len) & ~(page - 1);
-
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+	advise_inner(p, len, sysconf(_SC_PAGESIZE), MADV_POPULATE_WRITE);
 }
 
 /*
@@ -37,11 +42,8 @@ void btf_mem_populate(void *p, size_t len)
 
 void btf_mem_huge(void *p, size_t len)
 {
-	uintptr_t lo = ((uintptr_t)p + HUGE_SZ - 1) & ~(HUGE_SZ - 1);
-	uintptr_t hi = ((uintptr_t)p + len) & ~(HUGE_SZ - 1);
-
-	if (len >= HUGE_MIN && hi > lo)
-		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	if (len >= HUGE_MIN)
+		advise_inner(p, len, HUGE_SZ, MADV_HUGEPAGE);
 }
 
 /*
@@ -51,12 +53,8 @@ void btf_mem_huge(void *p, size_t len)
  */
 void btf_mem_sparse(void *p, size_t len)
 {
-	uintptr_t page = sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t hi = ((uintptr_t)p + len) & ~(page - 1);
-
-	if (len >= HUGE_MIN && hi > lo)
-		madvise((void *)lo, hi - lo, MADV_NOHUGEPAGE);
+	if (len >= HUGE_MIN)
+		advise_inner(p, len, sysconf(_SC_PAGESIZE), MADV_NOHUGEPAGE);
 }
 
 static void *grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,

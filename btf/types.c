@@ -1055,12 +1055,6 @@ static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
 		free(c.str_map);
 		return -ENOMEM;
 	}
-	if (!dst->offs_deferred &&
-	    !btf_grow_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
-			  dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
-		free(c.str_map);
-		return -ENOMEM;
-	}
 	if (dst->offs_deferred) {
 		uint64_t *mark = btf_add_mem((void **)&dst->offs_marks, &dst->offs_marks_cap,
 					     sizeof(*mark), dst->nr_offs_marks, SIZE_MAX, 1);
@@ -1072,6 +1066,10 @@ static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
 		}
 		*mark = (uint64_t)dst->nr_types << 32 | dst->types_len;
 		dst->nr_offs_marks++;
+	} else if (!btf_grow_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
+				 dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
+		free(c.str_map);
+		return -ENOMEM;
 	}
 	if (all_strs) {
 		err = strset__add_all(dst->strs, src->strs, c.str_map);
