@@ -241,13 +241,13 @@ size_t dw_file_pointer_size(const struct dw_file *f);
 int dw_cu_decode(struct dw_file *f, uint32_t idx, const struct dw_opts *opts, struct dw_cu *cu,
 		 const struct btf_log *log);
 /*
- * Once CU @idx is decoded: gives back the memory its DIEs occupy in this
- * handle's mapping of the file (the page cache keeps them; a later read
- * faults them in again), so that a run's resident size does not grow
- * with the file; every few CUs, for those CUs at once.  Does nothing when
- * the DIEs are not read in place from a read-only mapping.
+ * Between CUs: gives back the pages of this handle's mapping of the file
+ * but those of .debug_str (the page cache keeps them; a later read
+ * faults them in again), so that a run's resident size need not grow
+ * with the file.  False, doing nothing, when the DIEs are not read in
+ * place from a read-only mapping (a relocated file).
  */
-void dw_file_drop_cu_pages(struct dw_file *f, uint32_t idx);
+bool dw_file_drop_pages(struct dw_file *f);
 /*
  * Between CUs: replaces the handle's Dwarf with a new one, to free what
  * libdw keeps of every CU decoded so far; the new one has walked the unit

@@ -50,9 +50,6 @@ struct dw_file {
 	int ro_map;
 	/* Reads the relocated image of this handle (dw_file_open_shared()). */
 	const struct dw_file *image_of;
-	uint32_t cus_dropped;
-	/* The span of the CUs decoded since the last drop; NULL: none. */
-	const char *pend_lo, *pend_hi;
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -503,22 +500,6 @@ static void drop_pages(struct dw_file *f, const char *start, const char *end)
 }
 
 /*
- * A CU's own range is not all: its abbreviations, strings, location and
- * line tables, and the pages the kernel maps around each fault, add up
- * too (vmlinux, -j2: 150 MB by the end).  Dropping the whole image after
- * every CU costs 0.3 s of CPU in page faults; every 32 CUs keeps both
- * small.
- *
- * Each drop is an madvise() whose TLB flush interrupts the other CPUs
- * running this process: one per CU was 4-5% of the run's CPU (vmlinux,
- * -j2).  The ranges of DW_DROP_BATCH CUs go at once instead; the span
- * between them may hold other workers' CUs, which this handle need not
- * have read (dropping a page is always safe: it is read again).
- */
-#define DW_DROP_ALL_EVERY 32
-#define DW_DROP_BATCH 4
-
-/*
  * The whole image but .debug_str, which every CU reads all over: mapping
  * its pages back after each drop cost more than its 3 MB (vmlinux, -j2:
  * ~5K of ~38K page faults, wall -11% in two of three sets of alternating
@@ -536,33 +517,15 @@ static void drop_all_but_strings(struct dw_file *f, const char *raw, const char 
 	drop_pages(f, (const char *)hi, end);
 }
 
-void dw_file_drop_cu_pages(struct dw_file *f, uint32_t idx)
+bool dw_file_drop_pages(struct dw_file *f)
 {
-	const char *start, *raw;
 	size_t raw_size;
-	Dwarf_Off hdr, next;
-	Dwarf_Die cudie;
+	const char *raw;
 
-	if (f->dwfl || !f->ro_map || idx >= f->nr_cus ||
-	    !dwarf_offdie(f->dw, f->cu_offs[idx], &cudie))
-		return;
-	hdr = dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie);
-	if (dwarf_next_unit(f->dw, hdr, &next, NULL, NULL, NULL, NULL, NULL, NULL, NULL) != 0)
-		return;
-	start = (const char *)cudie.addr - dwarf_cuoffset(&cudie);
-	if (!f->pend_lo || start < f->pend_lo)
-		f->pend_lo = start;
-	if (start + (next - hdr) > f->pend_hi)
-		f->pend_hi = start + (next - hdr);
-	raw = elf_rawfile(f->elf, &raw_size);
-	f->cus_dropped++;
-	if (f->cus_dropped % DW_DROP_ALL_EVERY == 0 && raw)
-		drop_all_but_strings(f, raw, raw + raw_size);
-	else if (f->cus_dropped % DW_DROP_BATCH == 0)
-		drop_pages(f, f->pend_lo, f->pend_hi);
-	else
-		return;
-	f->pend_lo = f->pend_hi = NULL;
+	if (!readonly_image(f, &raw, &raw_size))
+		return false;
+	drop_all_but_strings(f, raw, raw + raw_size);
+	return true;
 }
 
 /*
@@ -613,7 +576,6 @@ int dw_file_renew(struct dw_file *f, uint32_t upto)
 			     (const char *)d.addr - WALK_REACH :
 			     raw;
 	}
-	f->pend_lo = f->pend_hi = NULL;
 	return 1;
 }
 

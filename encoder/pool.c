@@ -10,6 +10,7 @@
  * MB at most, while all 2172 CUs at once would be gigabytes.
  */
 #include "pool.h"
+#include "page_budget.h"
 #include "../btf/btf_internal.h"
 
 #include <malloc.h>
@@ -50,6 +51,7 @@ struct pool {
 	struct dw_file *first;
 	struct dw_file **ready;
 	unsigned int nr_ready;
+	struct page_budget pages;
 };
 
 /* Workers log through the pool lock so lines never interleave. */
@@ -78,11 +80,21 @@ static bool take_index(struct pool *p, uint32_t *idx)
 	return ok;
 }
 
+/* How far the merge is: the share of the units' bytes it has consumed. */
+static double progress(const struct pool *p, uint32_t consumed)
+{
+	uint64_t last = p->units[p->nr_cus - 1];
+
+	if (consumed >= p->nr_cus || !last)
+		return 1;
+	return (double)p->units[consumed] / last;
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
 	struct dw_file *f;
-	uint32_t idx, nr_decoded = 0;
+	uint32_t idx, consumed, nr_decoded = 0, drops_seen = 0;
 	bool renew = true;
 	int err;
 
@@ -104,12 +116,15 @@ static void *worker(void *arg)
 		err = dw_cu_decode(f, idx, &p->dw, &s->cu, &p->safe_log);
 		if (err)
 			dw_cu_release(&s->cu);
-		/* vmlinux: 190 MB less resident memory per worker (-V shows it). */
-		dw_file_drop_cu_pages(f, idx);
 		pthread_mutex_lock(&p->lock);
 		s->ready = !err;
+		consumed = p->consumed;
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->lock);
+		/* A relocated image is the process's own memory: never dropped. */
+		if (!p->first && page_budget_over(&p->pages, progress(p, consumed), &drops_seen) &&
+		    dw_file_drop_pages(f))
+			page_budget_dropped(&p->pages);
 		/*
 		 * libdw keeps state for every CU decoded until the end.
 		 * vmlinux, -j2, five alternating runs: peak 215 -> 202 MB
@@ -257,6 +272,7 @@ int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ct
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_mutex_init(&p.log_lock, NULL);
 	pthread_cond_init(&p.cond, NULL);
+	page_budget_init(&p.pages);
 	for (i = 0; i < (o->jobs ? o->jobs : 1); i++) {
 		if (pthread_create(&threads[i], NULL, worker, &p))
 			break;
@@ -288,6 +304,7 @@ int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ct
 	 */
 	malloc_trim(0);
 destroy:
+	page_budget_fini(&p.pages);
 	pthread_cond_destroy(&p.cond);
 	pthread_mutex_destroy(&p.lock);
 	pthread_mutex_destroy(&p.log_lock);

@@ -482,7 +482,7 @@ static int check_renew(struct dw_file *f, uint32_t i, const struct dw_opts *opts
 	struct dw_cu cu = { 0 };
 	int r;
 
-	dw_file_drop_cu_pages(f, i);
+	dw_file_drop_pages(f);
 	r = dw_file_renew(f, i + 1);
 	if (r <= 0) {
 		if (r < 0)
