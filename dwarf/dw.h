@@ -203,6 +203,8 @@ void dw_file_close(struct dw_file *f);
 uint32_t dw_file_cu_count(const struct dw_file *f);
 /* The unit DIE offset of each CU, dw_file_cu_count() of them. */
 const uint64_t *dw_file_units(const struct dw_file *f);
+/* The size of the file's .debug_info as libdw reads it; 0 if none. */
+size_t dw_file_info_size(struct dw_file *f);
 /*
  * Whether opening @f relocated its DWARF in memory (a relocatable object
  * through libdwfl): what makes another handle on the same file costly.

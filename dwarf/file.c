@@ -661,6 +661,13 @@ bool dw_file_info_bytes(struct dw_file *f, const unsigned char **lo, const unsig
 	return debug_bytes(f, &f->info, ".debug_info", lo, hi);
 }
 
+size_t dw_file_info_size(struct dw_file *f)
+{
+	const unsigned char *lo, *hi;
+
+	return dw_file_info_bytes(f, &lo, &hi) ? (size_t)(hi - lo) : 0;
+}
+
 bool dw_file_str_bytes(struct dw_file *f, const unsigned char **lo, const unsigned char **hi)
 {
 	return debug_bytes(f, &f->str, ".debug_str", lo, hi);

@@ -7,8 +7,8 @@
  * Dropping is not free: the madvise() interrupts the other CPUs to flush
  * their TLBs, and the pages the next CUs share with the last ones
  * (abbreviations, line tables, the 2 MB folios around them) fault in
- * again.  On vmlinux (-j2), dropping every few CUs cost 15% of the wall
- * time against never dropping, which took the peak from 208 to 374 MB.
+ * again.  On vmlinux (-j2), never dropping was 15% faster than dropping
+ * every few CUs, but took the peak from 205 to 374 MB.
  *
  * The run's peak comes at the end of the decode, when the merged types
  * are all in memory.  Until then, the file's pages may take what the
@@ -17,6 +17,10 @@
  * reading projects what is still to come, and a worker drops its pages
  * only when the file's resident pages exceed that plus what a drop
  * cannot give back (.debug_str, the program's own mappings).
+ *
+ * Without /proc/self/statm, a round every FALLBACK_EVERY CUs; without
+ * /proc at all nothing is dropped (dw_file_drop_pages() needs
+ * /proc/self/maps to know the mapping is read-only).
  */
 #include "page_budget.h"
 
@@ -29,10 +33,10 @@
 /* ...and projected once this much more is merged: before, it is noise. */
 #define PROJECT_SPAN 0.02
 /* Until then, what the file's pages may take above the floor. */
-#define EARLY_FILE (64L << 20)
+#define EARLY_FILE ((int64_t)64 << 20)
 /* Room above the projection: fewer drops at the end of the decode. */
-#define MARGIN (4L << 20)
-/* Without /proc: one round of drops every this many CUs. */
+#define MARGIN ((int64_t)4 << 20)
+/* Without /proc/self/statm: one round of drops every this many CUs. */
 #define FALLBACK_EVERY 32
 /*
  * At least this many CUs between rounds: at the end, where little more
@@ -42,9 +46,10 @@
 #define MIN_GAP 16
 
 /* Anonymous and file-backed resident bytes, from /proc/self/statm. */
-static bool read_statm(const struct page_budget *b, long *anon, long *file)
+static bool read_statm(const struct page_budget *b, int64_t *anon, int64_t *file)
 {
-	long size, resident, shared, page = sysconf(_SC_PAGESIZE);
+	long long size, resident, shared;
+	int64_t page = sysconf(_SC_PAGESIZE);
 	char buf[128];
 	ssize_t n;
 
@@ -54,7 +59,7 @@ static bool read_statm(const struct page_budget *b, long *anon, long *file)
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	if (sscanf(buf, "%ld %ld %ld", &size, &resident, &shared) != 3 || shared > resident)
+	if (sscanf(buf, "%lld %lld %lld", &size, &resident, &shared) != 3 || shared > resident)
 		return false;
 	*anon = (resident - shared) * page;
 	*file = shared * page;
@@ -63,13 +68,13 @@ static bool read_statm(const struct page_budget *b, long *anon, long *file)
 
 void page_budget_init(struct page_budget *b)
 {
-	long anon;
+	int64_t anon;
 
 	pthread_mutex_init(&b->lock, NULL);
 	b->checks = 0;
-	b->drops = 0;
 	b->gen = 0;
 	b->last_round = 0;
+	b->floor_gen = 0;
 	b->prog0 = 0;
 	b->anon0 = 0;
 	b->floor = 0;
@@ -82,7 +87,7 @@ void page_budget_init(struct page_budget *b)
 
 bool page_budget_over(struct page_budget *b, double progress, uint32_t *seen)
 {
-	long anon, file, allowed;
+	int64_t anon, file, allowed;
 	bool over;
 
 	pthread_mutex_lock(&b->lock);
@@ -109,8 +114,8 @@ bool page_budget_over(struct page_budget *b, double progress, uint32_t *seen)
 		 * 7/8 of the growth so far, scaled: the first units grow it
 		 * more per byte (vmlinux: 12%).  If it shrank, none is to come.
 		 */
-		allowed = anon > b->anon0 ? (long)((anon - b->anon0) * (1 - progress) /
-						   (progress - b->prog0) * 7 / 8) :
+		allowed = anon > b->anon0 ? (int64_t)((anon - b->anon0) * (1 - progress) /
+						      (progress - b->prog0) * 7 / 8) :
 					    0;
 		allowed += MARGIN;
 	}
@@ -127,18 +132,21 @@ out:
 
 void page_budget_dropped(struct page_budget *b)
 {
-	long anon, file;
+	int64_t anon, file;
 
 	if (!read_statm(b, &anon, &file))
 		return;
 	pthread_mutex_lock(&b->lock);
 	/*
 	 * Until the first drop, the floor is the program's own mappings; then
-	 * the least seen after a drop (the last worker of a round to drop
-	 * sees the others' pages gone).
+	 * the least seen after a drop of the latest round (its last worker to
+	 * drop sees the others' pages gone).  Per round: what a drop keeps
+	 * (.debug_str as the workers read it) grows during the decode.
 	 */
-	if (!b->drops++ || file < b->floor)
+	if (b->floor_gen != b->gen || file < b->floor) {
 		b->floor = file;
+		b->floor_gen = b->gen;
+	}
 	pthread_mutex_unlock(&b->lock);
 }
 

@@ -12,15 +12,16 @@
 
 struct page_budget {
 	pthread_mutex_t lock;
-	int statm; /* /proc/self/statm; -1: a drop every few CUs instead */
-	uint32_t checks, drops;
+	int statm; /* /proc/self/statm; -1: a round every few CUs instead */
+	uint32_t checks;
 	uint32_t gen;	     /* rounds of drops so far */
 	uint32_t last_round; /* checks when the last one began */
+	uint32_t floor_gen;  /* the round the floor was read in */
 	/* The reading the growth is measured from (progress 0: none yet). */
 	double prog0;
-	long anon0;
-	/* The least file-backed resident size seen just after a drop. */
-	long floor;
+	int64_t anon0;
+	/* File-backed resident bytes a drop leaves: the least after one. */
+	int64_t floor;
 };
 
 void page_budget_init(struct page_budget *b);

@@ -52,6 +52,7 @@ struct pool {
 	struct dw_file **ready;
 	unsigned int nr_ready;
 	struct page_budget pages;
+	uint64_t info_size; /* bytes of .debug_info (0: not known) */
 };
 
 /* Workers log through the pool lock so lines never interleave. */
@@ -80,14 +81,12 @@ static bool take_index(struct pool *p, uint32_t *idx)
 	return ok;
 }
 
-/* How far the merge is: the share of the units' bytes it has consumed. */
+/* How far the merge is: the share of .debug_info in the units it consumed. */
 static double progress(const struct pool *p, uint32_t consumed)
 {
-	uint64_t last = p->units[p->nr_cus - 1];
-
-	if (consumed >= p->nr_cus || !last)
+	if (consumed >= p->nr_cus || p->units[consumed] >= p->info_size)
 		return 1;
-	return (double)p->units[consumed] / last;
+	return (double)p->units[consumed] / p->info_size;
 }
 
 static void *worker(void *arg)
@@ -241,6 +240,7 @@ int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ct
 		return -ENOMEM;
 	}
 	memcpy(p.units, dw_file_units(f), p.nr_cus * sizeof(*p.units));
+	p.info_size = dw_file_info_size(f);
 	/*
 	 * Another handle on a relocatable file relocates its DWARF again;
 	 * on any other, a new one is cheap and this one's libdw state (a
