@@ -505,26 +505,21 @@ static void drop_pages(struct dw_file *f, const char *start, const char *end)
  * ~5K of ~38K page faults, wall -11% in two of three sets of alternating
  * runs, the same peak).
  */
-static void drop_all_but_strings(struct dw_file *f, const char *raw, const char *end)
-{
-	const unsigned char *lo, *hi;
-
-	if (!dw_file_str_bytes(f, &lo, &hi) || (const char *)lo < raw || (const char *)hi > end) {
-		drop_pages(f, raw, end);
-		return;
-	}
-	drop_pages(f, raw, (const char *)lo);
-	drop_pages(f, (const char *)hi, end);
-}
-
 bool dw_file_drop_pages(struct dw_file *f)
 {
+	const unsigned char *lo, *hi;
+	const char *raw, *end;
 	size_t raw_size;
-	const char *raw;
 
 	if (!readonly_image(f, &raw, &raw_size))
 		return false;
-	drop_all_but_strings(f, raw, raw + raw_size);
+	end = raw + raw_size;
+	if (!dw_file_str_bytes(f, &lo, &hi) || (const char *)lo < raw || (const char *)hi > end) {
+		drop_pages(f, raw, end);
+		return true;
+	}
+	drop_pages(f, raw, (const char *)lo);
+	drop_pages(f, (const char *)hi, end);
 	return true;
 }
 

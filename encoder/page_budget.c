@@ -88,39 +88,38 @@ void page_budget_init(struct page_budget *b)
 bool page_budget_over(struct page_budget *b, double progress, uint32_t *seen)
 {
 	int64_t anon, file, allowed;
-	bool over;
+	bool read = read_statm(b, &anon, &file), over;
 
 	pthread_mutex_lock(&b->lock);
-	over = *seen != b->gen;
-	*seen = b->gen;
-	pthread_mutex_unlock(&b->lock);
-	if (over)
+	/* Another worker began a round since this one last asked. */
+	if (*seen != b->gen) {
+		*seen = b->gen;
+		pthread_mutex_unlock(&b->lock);
 		return true;
-	if (!read_statm(b, &anon, &file)) {
-		pthread_mutex_lock(&b->lock);
-		over = ++b->checks - b->last_round >= FALLBACK_EVERY;
-		goto out;
 	}
-	pthread_mutex_lock(&b->lock);
 	b->checks++;
-	if (!b->prog0 && progress >= PROJECT_FROM) {
-		b->prog0 = progress;
-		b->anon0 = anon;
-	}
-	if (!b->prog0 || progress - b->prog0 < PROJECT_SPAN) {
-		allowed = EARLY_FILE;
+	if (!read) {
+		over = b->checks - b->last_round >= FALLBACK_EVERY;
 	} else {
-		/*
-		 * 7/8 of the growth so far, scaled: the first units grow it
-		 * more per byte (vmlinux: 12%).  If it shrank, none is to come.
-		 */
-		allowed = anon > b->anon0 ? (int64_t)((anon - b->anon0) * (1 - progress) /
-						      (progress - b->prog0) * 7 / 8) :
-					    0;
-		allowed += MARGIN;
+		if (!b->prog0 && progress >= PROJECT_FROM) {
+			b->prog0 = progress;
+			b->anon0 = anon;
+		}
+		if (!b->prog0 || progress - b->prog0 < PROJECT_SPAN) {
+			allowed = EARLY_FILE;
+		} else {
+			/*
+			 * 7/8 of the growth so far, scaled: the first units grow
+			 * it more per byte (vmlinux: 12%).  If it shrank, none is
+			 * to come.
+			 */
+			allowed = anon > b->anon0 ? (int64_t)((anon - b->anon0) * (1 - progress) /
+							      (progress - b->prog0) * 7 / 8) :
+						    0;
+			allowed += MARGIN;
+		}
+		over = file > b->floor + allowed && b->checks - b->last_round >= MIN_GAP;
 	}
-	over = file > b->floor + allowed && b->checks - b->last_round >= MIN_GAP;
-out:
 	/* Every worker drops: the pages of one mapping are not all. */
 	if (over) {
 		*seen = ++b->gen;
