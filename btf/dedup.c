@@ -2188,6 +2188,53 @@ static int compact_strings(struct btf *btf)
 	return 0;
 }
 
+/*
+ * Whether @btf's strings are already what the string phase would make of
+ * them: no string twice, each one used, in the order the types first use
+ * them.  The encoder's second dedup gets such a table (compact_strings()
+ * after the first, then names appended as their types were): its string
+ * phase was most of that dedup's time, and gave the same table back.
+ */
+struct first_use {
+	const struct strset *set;
+	uint64_t *starts; /* bit o: a string starts at o (one already seen) */
+	uint32_t next;	  /* where the next string not seen yet must start */
+};
+
+static int check_first_use(uint32_t *off, void *arg)
+{
+	struct first_use *u = arg;
+
+	if (*off < u->next) {
+		/* Not the start of a string seen: into one, as no phase makes it. */
+		return *off && !(u->starts[*off / 64] >> (*off % 64) & 1) ? -EINVAL : 0;
+	}
+	if (*off != u->next)
+		return -EINVAL;
+	u->starts[*off / 64] |= 1ull << (*off % 64);
+	u->next += strnlen(u->set->data + *off, u->set->len - *off) + 1;
+	return 0;
+}
+
+static bool strs_in_first_use_order(struct btf *btf)
+{
+	struct first_use u = { btf->strs, NULL, 1 };
+	int err = 0;
+	uint32_t i;
+
+	if (btf->base || !strset__unique(btf->strs) || !btf->strs->len || btf->strs->data[0])
+		return false;
+	u.starts = calloc(btf->strs->len / 64 + 1, sizeof(*u.starts));
+	if (!u.starts)
+		return false;
+	for (i = 0; i < btf->nr_types && !err; i++)
+		err = btf_type_visit_str_offs(
+			(struct btf_type *)((char *)btf->types + btf->type_offs[i]), btf->layout,
+			check_first_use, &u);
+	free(u.starts);
+	return !err && u.next == btf->strs->len;
+}
+
 /* CPUs this thread may run on. */
 static int cpus_free(void)
 {
@@ -2218,6 +2265,9 @@ static struct btf_dedup *dedup_new(struct btf *btf, const struct btf_dedup_opts 
 	if (!dd)
 		return NULL;
 	dd->d.keep_strs = opts && opts->keep_strings && !btf->base && strset__unique(btf->strs);
+	/* Nothing for the string phase to do, nor a compaction after. */
+	if (!dd->d.keep_strs && !ahead && strs_in_first_use_order(btf))
+		dd->d.keep_strs = dd->d.strs_final = true;
 	dd->d.round_types = opts && opts->round_types ? opts->round_types : ROUND_TYPES;
 	dd->d.want_cuts = opts && opts->jobs >= 2 && !ahead && !btf->base &&
 			  btf->nr_types >= 2 * dd->d.round_types && cpus_free() >= 2;
@@ -2297,7 +2347,7 @@ int btf_dedup_finish(struct btf_dedup *dd, uint32_t **id_map_out)
 	}
 	dedup_install(d, len, offs, nr);
 	offs = NULL;
-	if (d->keep_strs)
+	if (d->keep_strs && !d->strs_final)
 		compact_strings(btf);
 out:
 	if (offs != btf->type_offs)

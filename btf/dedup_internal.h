@@ -106,6 +106,8 @@ struct dedup {
 	struct cand_table tab;
 	/* opts->keep_strings, and it applies: no string phase. */
 	bool keep_strs;
+	/* The strings need no compaction either (strs_in_first_use_order()). */
+	bool strs_final;
 	/* String phase: the new set, and old own offset -> new offset + 1. */
 	struct strset *strs;
 	uint32_t *str_map;

@@ -663,6 +663,53 @@ static void test_deterministic(void)
 }
 
 /*
+ * A table already in the string phase's order (built type by type, as
+ * the encoder's second dedup gets it) is kept as it is: the output must
+ * equal the one of the same types with a string the phase drops, and a
+ * name pointing into another string must still get a string of its own.
+ */
+static void test_strings_in_order(void)
+{
+	void *d[2] = {};
+	size_t s[2] = {};
+	struct btf *btf;
+	long off;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		btf = btf__new_empty();
+		add_list_cu(btf);
+		add_every_kind(btf);
+		add_list_cu(btf);
+		/* Unused, after every used one: only the phase drops it. */
+		if (i)
+			ADD(btf__add_str(btf, "unused string"));
+		dedup_ok("strings_in_order", btf, NULL);
+		CHECK(btf__find_str(btf, "unused string") < 0,
+		      "strings_in_order: unused string kept");
+		CHECK(!raw_of(btf, &d[i], &s[i]), "write_raw");
+		btf__free(btf);
+	}
+	CHECK(s[0] == s[1] && d[0] && d[1] && !memcmp(d[0], d[1], s[0]),
+	      "strings_in_order: the table kept differs from the one rebuilt");
+	free(d[0]);
+	free(d[1]);
+
+	/* "node" as the tail of "walk_node": not a string of the table. */
+	btf = btf__new_empty();
+	ADD(btf__add_int(btf, "walk_node", 4, BTF_INT_SIGNED));
+	ADD(btf__add_typedef(btf, "t", 1));
+	off = btf__find_str(btf, "walk_node");
+	CHECK(off > 0, "strings_in_order: no \"walk_node\"");
+	btf__type_by_id_mut(btf, 2)->name_off = off + 5;
+	dedup_ok("strings_in_order tail", btf, NULL);
+	CHECK(btf__find_str(btf, "node") > 0, "strings_in_order: \"node\" not a string");
+	CHECK(!strcmp(btf__str_by_offset(btf, btf__type_by_id(btf, 2)->name_off), "node"),
+	      "strings_in_order: [2] lost its name");
+	btf__free(btf);
+}
+
+/*
  * in_place (what the encoder asks for) works on the BTF's own records:
  * the same bytes and the same id map as a dedup on a copy, also split.
  */
@@ -854,6 +901,7 @@ int main(void)
 	test_base_dropped_while_fed();
 	test_every_kind();
 	test_deterministic();
+	test_strings_in_order();
 	test_in_place();
 	test_failure();
 	test_ahead();
