@@ -695,17 +695,30 @@ static void test_strings_in_order(void)
 	free(d[0]);
 	free(d[1]);
 
-	/* "node" as the tail of "walk_node": not a string of the table. */
+	/*
+	 * "node" as the tail of "walk_node", every string still in use: not
+	 * a string of the table, so the phase must make it one.
+	 */
 	btf = btf__new_empty();
 	ADD(btf__add_int(btf, "walk_node", 4, BTF_INT_SIGNED));
 	ADD(btf__add_typedef(btf, "t", 1));
+	ADD(btf__add_typedef(btf, "t", 1));
 	off = btf__find_str(btf, "walk_node");
 	CHECK(off > 0, "strings_in_order: no \"walk_node\"");
-	btf__type_by_id_mut(btf, 2)->name_off = off + 5;
+	btf__type_by_id_mut(btf, 3)->name_off = off + 5;
 	dedup_ok("strings_in_order tail", btf, NULL);
 	CHECK(btf__find_str(btf, "node") > 0, "strings_in_order: \"node\" not a string");
-	CHECK(!strcmp(btf__str_by_offset(btf, btf__type_by_id(btf, 2)->name_off), "node"),
-	      "strings_in_order: [2] lost its name");
+	CHECK(!strcmp(btf__str_by_offset(btf, btf__type_by_id(btf, 3)->name_off), "node"),
+	      "strings_in_order: [3] lost its name");
+	btf__free(btf);
+
+	/* Names past the end of a one-string table: refused, nothing read past it. */
+	btf = btf__new_empty();
+	for (i = 1; i <= 200; i++) {
+		ADD(btf__add_ptr(btf, 0));
+		btf__type_by_id_mut(btf, i)->name_off = i;
+	}
+	CHECK(btf__dedup(btf, NULL) < 0, "strings_in_order: names past the table accepted");
 	btf__free(btf);
 }
 
