@@ -2137,6 +2137,19 @@ static void dedup_install(struct dedup *d, long len, uint32_t *offs, uint32_t nr
 
 /* ---- keep_strings: the kept types' strings, after the fact ---- */
 
+/* @fn on each string offset of the types @btf owns, in id order; its first error. */
+static int visit_own_str_offs(struct btf *btf, int (*fn)(uint32_t *off, void *ctx), void *ctx)
+{
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; i < btf->nr_types && !err; i++)
+		err = btf_type_visit_str_offs(
+			(struct btf_type *)((char *)btf->types + btf->type_offs[i]), btf->layout,
+			fn, ctx);
+	return err;
+}
+
 struct str_move {
 	const struct strset *old;
 	struct strset *set;
@@ -2172,13 +2185,11 @@ static int compact_strings(struct btf *btf)
 {
 	struct str_move m = { btf->strs, strset__new("", 1), false };
 	int err = m.set ? 0 : -ENOMEM, pass;
-	uint32_t i;
 
-	for (pass = 0; pass < 2 && !err; pass++)
-		for (m.rewrite = pass, i = 0; i < btf->nr_types && !err; i++)
-			err = btf_type_visit_str_offs((struct btf_type *)((char *)btf->types +
-									  btf->type_offs[i]),
-						      btf->layout, move_str, &m);
+	for (pass = 0; pass < 2 && !err; pass++) {
+		m.rewrite = pass;
+		err = visit_own_str_offs(btf, move_str, &m);
+	}
 	if (err) {
 		strset__free(m.set);
 		return err;
@@ -2222,8 +2233,7 @@ static int check_first_use(uint32_t *off, void *arg)
 static bool strs_in_first_use_order(struct btf *btf)
 {
 	struct first_use u = { btf->strs, NULL, 1 };
-	int err = 0;
-	uint32_t i;
+	int err;
 
 	/* A prefix set is unique only in the strings in use when it was checked. */
 	if (btf->base || !strset__unique(btf->strs) || btf->strs->index_from || !btf->strs->len ||
@@ -2232,10 +2242,7 @@ static bool strs_in_first_use_order(struct btf *btf)
 	u.starts = calloc(btf->strs->len / 64 + 1, sizeof(*u.starts));
 	if (!u.starts)
 		return false;
-	for (i = 0; i < btf->nr_types && !err; i++)
-		err = btf_type_visit_str_offs(
-			(struct btf_type *)((char *)btf->types + btf->type_offs[i]), btf->layout,
-			check_first_use, &u);
+	err = visit_own_str_offs(btf, check_first_use, &u);
 	free(u.starts);
 	return !err && u.next == btf->strs->len;
 }
