@@ -180,6 +180,11 @@ struct btf *btf_new_str_base(const void *data, size_t len);
  */
 int btf_names_in(struct btf *btf, const char *lo, const char *hi);
 /*
+ * The same for the base's own copy of the strings: a name read from a BTF
+ * split on the same base keeps its offset.
+ */
+int btf_names_in_base(struct btf *btf);
+/*
  * String offset -> string offset: open addressing, each slot
  * (key + 1) << 32 | value, 0 empty.  Zeroed is empty.
  */

@@ -231,6 +231,15 @@ int btf_names_in(struct btf *btf, const char *lo, const char *hi)
 	return 0;
 }
 
+int btf_names_in_base(struct btf *btf)
+{
+	const struct strset *strs = btf->base ? btf->base->strs : NULL;
+
+	if (!strs || !strs->len)
+		return -EINVAL;
+	return btf_names_in(btf, strs->data + 1, strs->data + strs->len);
+}
+
 /* Own strings only: the base is not searched (btf_names_in()). */
 static int add_own_str(struct btf *btf, const char *s)
 {

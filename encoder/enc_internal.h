@@ -73,9 +73,13 @@ struct enc_state {
 	struct btf *all;  /* every type, before and after dedup */
 	/*
 	 * Names of the records below: dedup rewrites s->all's string table,
-	 * so the records keep their strings here.
+	 * so the records keep their strings here.  Without inline sites,
+	 * split on the pool's .debug_str base (names_base) once the first CU
+	 * comes: a name there keeps its offset (enc_names_setup()).
 	 */
 	struct btf *names;
+	struct btf *names_base;
+	bool names_setup;
 
 	struct enc_func *funcs;
 	size_t nr_funcs, funcs_cap;

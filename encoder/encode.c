@@ -324,7 +324,7 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 		.skip_rust = o->skip_rust,
 		.collect_inlines = o->features & (ENC_F_INLINE | ENC_F_INLINE_EXTRA),
 	};
-	struct enc_pool_opts po = { o->path, o->jobs, &dw, o->progress };
+	struct enc_pool_opts po = { o->path, o->jobs, &dw, o->progress, &s.names_base };
 	struct btf *extra = NULL;
 	double t = now();
 	struct stat st;

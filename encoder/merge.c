@@ -26,11 +26,50 @@ static uint32_t map_id(const struct cu_map *m, uint32_t id)
 
 static int map_str(const struct cu_map *m, uint32_t off, uint32_t *out)
 {
-	long new_off = btf_merge_str_cached(m->names, m->cu_names, off, m->base_map);
+	const char *str;
+	long new_off;
 
+	/* Split on the CUs' base: no lookup for a .debug_str name (enc_names_setup()). */
+	if (m->names->names_lo) {
+		str = btf__str_by_offset(m->cu_names, off);
+		if (!str)
+			return -EINVAL;
+		new_off = *str ? btf_add_name(m->names, str) : 0;
+	} else {
+		new_off = btf_merge_str_cached(m->names, m->cu_names, off, m->base_map);
+	}
 	if (new_off < 0)
 		return new_off;
 	*out = new_off;
+	return 0;
+}
+
+/*
+ * Before the first CU's names: where the CUs' names are split on the
+ * file's .debug_str, s->names is split on it too, so that those names
+ * keep their offsets: vmlinux has 355K of them (funcs, parameters,
+ * variables), and looking each up cost the merge thread ~0.1 s of a
+ * decode it shares the CPUs for.  A string may then have two offsets
+ * (one in .debug_str, one of the CU's own), which only the inline sites
+ * mind (their memo keys compare names by offset): with those, every
+ * name is looked up as before.
+ */
+static int enc_names_setup(struct enc_state *s, const struct dw_cu *cu)
+{
+	struct btf *base = (struct btf *)btf__base_btf(cu->names), *names;
+
+	s->names_setup = true;
+	if (!base || (s->o->features & (ENC_F_INLINE | ENC_F_INLINE_EXTRA)))
+		return 0;
+	names = btf__new_empty_split(base);
+	if (!names)
+		return -ENOMEM;
+	if (btf_names_in_base(names)) {
+		btf__free(names);
+		return 0;
+	}
+	btf__free(s->names);
+	s->names = names;
 	return 0;
 }
 
@@ -187,6 +226,9 @@ int enc_merge_cu(void *ctx, uint32_t idx, struct dw_cu *cu)
 		return first;
 	}
 	m.delta = first - btf__start_id(cu->btf);
+	if (!s->names_setup && (err = enc_names_setup(s, cu)))
+		return err;
+	m.names = s->names;
 	if (s->ahead && (err = btf_dedup_feed(s->ahead))) {
 		btf_log_printf(s->log, "%s: BTF dedup failed (types): %s", s->o->path,
 			       strerror(-err));
@@ -223,6 +265,7 @@ void enc_state_free(struct enc_state *s)
 {
 	btf__free(s->all);
 	btf__free(s->names);
+	btf__free(s->names_base);
 	btf__free(s->base);
 	enc_elf_info_free(&s->elf);
 	free(s->funcs);

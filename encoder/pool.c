@@ -318,6 +318,9 @@ out:
 	free(p.units);
 	free(threads);
 	free(p.slots);
-	btf__free(p.dw.str_base);
+	if (o->str_base_out)
+		*o->str_base_out = p.dw.str_base;
+	else
+		btf__free(p.dw.str_base);
 	return err;
 }

@@ -13,6 +13,12 @@ struct enc_pool_opts {
 	unsigned int jobs;
 	const struct dw_opts *dw;
 	bool progress; /* "CUs done / total" on stderr after 2 s */
+	/*
+	 * Receives, when the pool ends, the .debug_str base the CUs' BTFs
+	 * are split on (dw_opts.str_base, NULL if none), for the caller to
+	 * free: the consumer may keep names split on it.  NULL: freed.
+	 */
+	struct btf **str_base_out;
 };
 
 /*
