@@ -211,12 +211,16 @@ size_t dw_file_info_size(struct dw_file *f);
  */
 bool dw_file_relocated(const struct dw_file *f);
 /*
- * Another handle on relocated @first that reads @first's relocated image
- * instead of relocating the file again.  Call it before @first is used
- * by another thread; close it before @first.  NULL with errno set (and
- * nothing logged): ENOTSUP where the image is not the relocated file
- * (compressed sections, a foreign byte order).  A handle from
- * dw_file_open_units() does the same work, only slower.
+ * Another handle on @first's file that reads @first's image of it: for a
+ * relocated file, instead of relocating it again; for any other, so
+ * that the workers share one mapping of the file (each page faulted in
+ * once, counted once in the RSS; vmlinux, -j2: each worker's libdw read
+ * every unit header, the other worker's pages mostly not yet mapped in
+ * its own mapping).  Call it before @first is used by another thread;
+ * close it before @first.  NULL with errno set (and nothing logged):
+ * ENOTSUP where the image is not what libdw reads (compressed sections,
+ * a foreign byte order).  A handle from dw_file_open_units() does the
+ * same work, only slower.
  */
 struct dw_file *dw_file_open_shared(const struct dw_file *first);
 

@@ -305,12 +305,13 @@ struct dw_file *dw_file_open_units(const char *path, const uint64_t *units, uint
 }
 
 /*
- * Whether libdwfl relocated every debug section of @f where it lies in
- * the file's image (a private mapping), so that the image itself is
- * the relocated file: not so for compressed sections (decompressed
- * elsewhere) or a foreign byte order (converted copies).
+ * Whether every debug section of @f is read where it lies in the file's
+ * image, so that the image itself is what libdw reads (for a relocatable
+ * file: libdwfl relocated it there, in a private mapping): not so for
+ * compressed sections (decompressed elsewhere, and libelf would rewrite
+ * their headers in the image) or a foreign byte order (converted copies).
  */
-static bool relocated_in_place(const struct dw_file *f, const char **raw, size_t *size)
+static bool debug_in_image(const struct dw_file *f, const char **raw, size_t *size)
 {
 	Elf *elf = dwarf_getelf(f->dw);
 	size_t shstrndx;
@@ -354,18 +355,24 @@ struct dw_file *dw_file_open_shared(const struct dw_file *first)
 	 * section table on first use: done here, before any worker runs,
 	 * so that the workers' calls only read them.
 	 */
-	if (!first->dwfl || dwarf_getalt(first->dw) || !relocated_in_place(first, &raw, &size) ||
-	    dwfl_module_relocations(first->mod) < 0) {
+	if (dwarf_getalt(first->dw) || !debug_in_image(first, &raw, &size) ||
+	    (first->dwfl && dwfl_module_relocations(first->mod) < 0)) {
 		errno = ENOTSUP;
 		return NULL;
 	}
-	dwfl_module_getsymtab(first->mod);
+	if (first->dwfl)
+		dwfl_module_getsymtab(first->mod);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
 	f->fd = -1;
-	f->ro_map = 0;
-	f->image_of = first;
+	/*
+	 * A relocated image is the first handle's own memory; a plain one
+	 * is its read-only mapping of the file, whose pages this handle may
+	 * drop (dw_file_drop_pages()) and whose Dwarf it may renew.
+	 */
+	f->ro_map = first->dwfl ? 0 : -1;
+	f->image_of = first->dwfl ? first : NULL;
 	f->machine = first->machine;
 	f->ptr_size = first->ptr_size;
 	/* libelf reads a memory image in place; nothing here writes to it. */

@@ -47,8 +47,11 @@ struct pool {
 	/*
 	 * A relocatable file: the first handle (the pool closes it last),
 	 * and handles ready for the workers to take, the first among them.
+	 * Any other file: the first handle owns the mapping the ready
+	 * handles read (owner), and no worker takes it.
 	 */
 	struct dw_file *first;
+	struct dw_file *owner;
 	struct dw_file **ready;
 	unsigned int nr_ready;
 	struct page_budget pages;
@@ -153,23 +156,33 @@ static void *worker(void *arg)
 }
 
 /*
- * Handles for the workers on relocatable @first: itself and, as far as
- * its image allows, handles reading that image.  Opened here, before
- * any worker runs: they read @first's state.
+ * Handles for the workers that read @first's image of the file: on a
+ * relocatable file @first itself among them; on any other, @first only
+ * owns the mapping.  Opened here, before any worker runs: they read
+ * @first's state.  Where they cannot, the workers open their own.
  */
 static int ready_handles(struct pool *p, struct dw_file *first)
 {
 	unsigned int jobs = p->o->jobs ? p->o->jobs : 1;
+	bool relocated = dw_file_relocated(first);
 	struct dw_file *f;
 
-	p->first = first;
+	if (relocated)
+		p->first = first;
 	p->ready = calloc(jobs, sizeof(*p->ready));
-	if (!p->ready)
-		return -ENOMEM;
-	p->ready[p->nr_ready++] = first;
-	/* Where it cannot, the other workers open their own. */
+	if (!p->ready) {
+		if (!relocated)
+			dw_file_close(first);
+		return relocated ? -ENOMEM : 0;
+	}
+	if (relocated)
+		p->ready[p->nr_ready++] = first;
 	while (p->nr_ready < jobs && (f = dw_file_open_shared(first)))
 		p->ready[p->nr_ready++] = f;
+	if (relocated || p->nr_ready)
+		p->owner = relocated ? NULL : first;
+	else
+		dw_file_close(first);
 	return 0;
 }
 
@@ -243,16 +256,11 @@ int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ct
 	p.info_size = dw_file_info_size(f);
 	/*
 	 * Another handle on a relocatable file relocates its DWARF again;
-	 * on any other, a new one is cheap and this one's libdw state (a
-	 * unit structure for each of vmlinux's 2172 units) would stay.
+	 * on any other, a handle of its own maps the file again.
 	 */
-	if (dw_file_relocated(f)) {
-		err = ready_handles(&p, f);
-		if (err)
-			goto out;
-	} else {
-		dw_file_close(f);
-	}
+	err = ready_handles(&p, f);
+	if (err)
+		goto out;
 
 	/*
 	 * vmlinux, -j2 (2 cores): a window of 1 x jobs left workers waiting
@@ -314,6 +322,7 @@ out:
 		if (p.ready[--p.nr_ready] != p.first)
 			dw_file_close(p.ready[p.nr_ready]);
 	dw_file_close(p.first);
+	dw_file_close(p.owner);
 	free(p.ready);
 	free(p.units);
 	free(threads);
