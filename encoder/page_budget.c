@@ -66,7 +66,7 @@ static bool read_statm(const struct page_budget *b, int64_t *anon, int64_t *file
 	return true;
 }
 
-void page_budget_init(struct page_budget *b)
+void page_budget_init(struct page_budget *b, bool one_mapping)
 {
 	int64_t anon;
 
@@ -78,6 +78,7 @@ void page_budget_init(struct page_budget *b)
 	b->prog0 = 0;
 	b->anon0 = 0;
 	b->floor = 0;
+	b->one_mapping = one_mapping;
 	b->statm = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	if (b->statm >= 0 && !read_statm(b, &anon, &b->floor)) {
 		close(b->statm);
@@ -92,7 +93,7 @@ bool page_budget_over(struct page_budget *b, double progress, uint32_t *seen)
 
 	pthread_mutex_lock(&b->lock);
 	/* Another worker began a round since this one last asked. */
-	if (*seen != b->gen) {
+	if (*seen != b->gen && !b->one_mapping) {
 		*seen = b->gen;
 		pthread_mutex_unlock(&b->lock);
 		return true;
@@ -120,7 +121,7 @@ bool page_budget_over(struct page_budget *b, double progress, uint32_t *seen)
 		}
 		over = file > b->floor + allowed && b->checks - b->last_round >= MIN_GAP;
 	}
-	/* Every worker drops: the pages of one mapping are not all. */
+	/* Every worker drops, unless they share one mapping. */
 	if (over) {
 		*seen = ++b->gen;
 		b->last_round = b->checks;

@@ -22,14 +22,17 @@ struct page_budget {
 	int64_t anon0;
 	/* File-backed resident bytes a drop leaves: the least after one. */
 	int64_t floor;
+	bool one_mapping; /* every worker reads the same mapping */
 };
 
-void page_budget_init(struct page_budget *b);
+/* @one_mapping: one worker's drop is the round's. */
+void page_budget_init(struct page_budget *b, bool one_mapping);
 /*
  * Whether the worker asking should drop its mapping's pages now, with
  * @progress (0 to 1) of the file's units merged so far: when the file's
- * pages are over budget, or another worker found them so since this one
- * last asked.  *@seen is the worker's own (0 at first).  Thread-safe.
+ * pages are over budget, or (each worker with a mapping of its own)
+ * another worker found them so since this one last asked.  *@seen is the
+ * worker's own (0 at first).  Thread-safe.
  */
 bool page_budget_over(struct page_budget *b, double progress, uint32_t *seen);
 /* After a drop: what the pages left mapped come to. */

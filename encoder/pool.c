@@ -280,7 +280,8 @@ int enc_pool_run(const struct enc_pool_opts *o, enc_consume_fn consume, void *ct
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_mutex_init(&p.log_lock, NULL);
 	pthread_cond_init(&p.cond, NULL);
-	page_budget_init(&p.pages);
+	/* Every worker takes a handle on the owner's mapping. */
+	page_budget_init(&p.pages, p.owner && p.nr_ready >= (o->jobs ? o->jobs : 1));
 	for (i = 0; i < (o->jobs ? o->jobs : 1); i++) {
 		if (pthread_create(&threads[i], NULL, worker, &p))
 			break;
