@@ -179,8 +179,12 @@ static int index_resize(struct strset *set, size_t cap)
 	size_t old_cap = set->index_cap, i;
 	struct strset_slot *old = set->index;
 
-	/* A vmlinux CU has thousands of strings: start past the first doublings. */
-	set->index_cap = 4096;
+	/*
+	 * Small: a CU's own strings (names gcc writes inline, the rest are
+	 * .debug_str offsets) are a few dozen, and each of vmlinux's CUs has
+	 * two sets (4096 slots: 140 MB of calloc() zeroing in all).
+	 */
+	set->index_cap = 256;
 	while (set->index_cap < cap)
 		set->index_cap *= 2;
 	set->index = calloc(set->index_cap, sizeof(*set->index));

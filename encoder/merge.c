@@ -73,10 +73,10 @@ static int enc_names_setup(struct enc_state *s, const struct dw_cu *cu)
 	return 0;
 }
 
-/* Room for @n more elements of array @arr of the state. */
-#define GROW(s, arr, n)                                                                   \
-	btf_add_mem((void **)&(s)->arr, &(s)->arr##_cap, sizeof(*(s)->arr), (s)->nr_##arr, \
-		    SIZE_MAX / sizeof(*(s)->arr), (n))
+/* Room for @n more elements of array @arr of the state, zeroed (not the spare). */
+#define GROW(s, arr, n)                                                                            \
+	btf_reserve_mem((void **)&(s)->arr, &(s)->arr##_cap, sizeof(*(s)->arr), (s)->nr_##arr,     \
+			SIZE_MAX / sizeof(*(s)->arr), (n))
 
 static int merge_params(struct enc_state *s, const struct cu_map *m, const struct dw_cu *cu,
 			uint32_t first, uint32_t nr, uint32_t *new_first)
