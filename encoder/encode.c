@@ -146,10 +146,11 @@ static int validate(const struct enc_state *s, const struct btf *btf, const char
 	return err;
 }
 
-static int build_btf(struct enc_state *s, struct btf **extra, double *t)
+/* @order: enc_funcs_order_start()ed; freed by the caller. */
+static int build_btf(struct enc_state *s, struct enc_func_order *order, struct btf **extra,
+		     double *t)
 {
 	uint32_t f = s->o->features;
-	struct enc_func_order order;
 	int err;
 
 	/* "layout": the 32-byte header and layout section, merged location kinds. */
@@ -158,12 +159,10 @@ static int build_btf(struct enc_state *s, struct btf **extra, double *t)
 	if (s->o->verify && (err = validate(s, s->all, "BTF before dedup")))
 		return err;
 	/* The ".BTF" pass below rebuilds the strings: no need to here. */
-	enc_funcs_order_start(s, &order);
 	err = dedup_and_remap(s, s->all, "types", true);
 	stage_done(s, "dedup types", t);
 	if (!err)
-		err = enc_add_funcs(s, &order);
-	enc_funcs_order_free(&order);
+		err = enc_add_funcs(s, order);
 	if (!err)
 		err = enc_add_vars(s);
 	if (!err && (f & ENC_F_INLINE) && !(f & ENC_F_INLINE_EXTRA))
@@ -325,6 +324,7 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 		.collect_inlines = o->features & (ENC_F_INLINE | ENC_F_INLINE_EXTRA),
 	};
 	struct enc_pool_opts po = { o->path, o->jobs, &dw, o->progress, &s.names_base };
+	struct enc_func_order order = { 0 };
 	struct btf *extra = NULL;
 	double t = now();
 	struct stat st;
@@ -372,18 +372,25 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 	/* Only the merge uses them; the dedup, next, is the peak. */
 	btf_off_map_free(&s.str_base_map);
 	btf_off_map_free(&s.names_base_map);
+	/* One line per failure: the decode's, if it failed too. */
+	werr = enc_elf_info_wait(&s.elf, log, err != 0);
+	if (!err)
+		err = werr;
+	/*
+	 * The functions' order needs only the symbols and the merged
+	 * records: worked out beside the strings' check, which runs on one
+	 * CPU, and the dedup.
+	 */
+	if (!err)
+		enc_funcs_order_start(&s, &order);
 	/* After the decode's memory went (the pool's malloc_trim()). */
 	if (!err)
 		err = btf_index_types(s.all);
 	if (!err)
 		err = btf_merge_strs_checked(s.all, &s.str_marks);
-	/* One line per failure: the decode's, if it failed too. */
-	werr = enc_elf_info_wait(&s.elf, log, err != 0);
-	if (!err)
-		err = werr;
 	stage_done(&s, "decode, merge", &t);
 	if (!err)
-		err = build_btf(&s, &extra, &t);
+		err = build_btf(&s, &order, &extra, &t);
 	/* Nothing is written that does not validate. */
 	if (!err)
 		err = validate(&s, s.all, ".BTF");
@@ -403,6 +410,7 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 out:
 	if (err && !cl.lines)
 		btf_log_printf(user_log, "%s: cannot encode: %s", o->path, strerror(-err));
+	enc_funcs_order_free(&order);
 	btf__free(extra);
 	btf__free(s.dist_split);
 	btf__free(s.dist_base);
