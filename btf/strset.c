@@ -173,7 +173,7 @@ static struct strset_slot *index_slot(struct strset *set, const char *s, uint32_
 	}
 }
 
-/* An index of at least @cap slots (a power of two, 4096 at the least). */
+/* An index of at least @cap slots (a power of two, 256 at the least). */
 static int index_resize(struct strset *set, size_t cap)
 {
 	size_t old_cap = set->index_cap, i;

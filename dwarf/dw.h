@@ -2,9 +2,10 @@
 /*
  * dw.h - DWARF reading for btfenc: one CU at a time into a struct dw_cu,
  * with the CU's types as a standalone BTF plus records of its functions,
- * variables and inline sites.  No globals, no locks: each worker opens
- * its own struct dw_file (libdw 0.188 is not safe across threads on one
- * Dwarf handle).
+ * variables and inline sites.  No globals, no locks: each worker has
+ * its own struct dw_file and Dwarf handle (libdw 0.188 is not safe
+ * across threads on one), though handles may read one image of the file
+ * (dw_file_open_shared()).
  */
 #ifndef BTFENC_DW_H
 #define BTFENC_DW_H
@@ -218,9 +219,9 @@ bool dw_file_relocated(const struct dw_file *f);
  * every unit header, the other worker's pages mostly not yet mapped in
  * its own mapping).  Call it before @first is used by another thread;
  * close it before @first.  NULL with errno set (and nothing logged):
- * ENOTSUP where the image is not what libdw reads (compressed sections,
- * a foreign byte order).  A handle from dw_file_open_units() does the
- * same work, only slower.
+ * ENOTSUP where the image is not what libdw reads (compressed sections),
+ * or not a mapping of the file.  A handle from dw_file_open_units()
+ * does the same work, only slower.
  */
 struct dw_file *dw_file_open_shared(const struct dw_file *first);
 

@@ -304,23 +304,35 @@ struct dw_file *dw_file_open_units(const char *path, const uint64_t *units, uint
 	return open_file(path, units, nr, log);
 }
 
+static bool in_readonly_file_map(const char *lo, const char *hi);
+
+static bool is_debug_name(const char *name)
+{
+	return !strncmp(name, ".debug_", 7) || !strncmp(name, ".zdebug_", 8) ||
+	       !strncmp(name, ".gnu.debuglto_", 14);
+}
+
 /*
  * Whether every debug section of @f is read where it lies in the file's
  * image, so that the image itself is what libdw reads (for a relocatable
  * file: libdwfl relocated it there, in a private mapping): not so for
- * compressed sections (decompressed elsewhere, and libelf would rewrite
- * their headers in the image) or a foreign byte order (converted copies).
+ * compressed sections, decompressed elsewhere, whose headers libelf would
+ * rewrite in the image.  (A foreign byte order is no obstacle: debug
+ * sections are bytes, and libelf converts the headers into copies.)
+ * @mapped: only where libelf maps the file; elf_rawfile() would
+ * otherwise read all of it into memory.
  */
-static bool debug_in_image(const struct dw_file *f, const char **raw, size_t *size)
+static bool debug_in_image(const struct dw_file *f, bool mapped, const char **raw, size_t *size)
 {
 	Elf *elf = dwarf_getelf(f->dw);
+	bool checked = !mapped;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
-	*raw = elf ? elf_rawfile(elf, size) : NULL;
-	if (!*raw || elf_getshdrstrndx(elf, &shstrndx))
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
 		return false;
+	*raw = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 		Elf_Data *data;
@@ -330,17 +342,24 @@ static bool debug_in_image(const struct dw_file *f, const char **raw, size_t *si
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name)
 			return false;
-		if (strncmp(name, ".debug_", 7) && strncmp(name, ".zdebug_", 8))
-			continue;
-		if (sh.sh_type == SHT_NOBITS)
+		if (!is_debug_name(name) || sh.sh_type == SHT_NOBITS || !sh.sh_size)
 			continue;
 		data = elf_getdata(scn, NULL);
-		if ((sh.sh_flags & SHF_COMPRESSED) || name[1] == 'z' || !data ||
-		    sh.sh_offset > *size || sh.sh_size > *size - sh.sh_offset ||
+		if ((sh.sh_flags & SHF_COMPRESSED) || name[1] == 'z' || !data || !data->d_buf)
+			return false;
+		/* The first section's data tells whether the file is mapped. */
+		if (!checked) {
+			if (!in_readonly_file_map(data->d_buf, (char *)data->d_buf + data->d_size))
+				return false;
+			checked = true;
+		}
+		if (!*raw && !(*raw = elf_rawfile(elf, size)))
+			return false;
+		if (sh.sh_offset > *size || sh.sh_size > *size - sh.sh_offset ||
 		    data->d_buf != *raw + sh.sh_offset || data->d_size != sh.sh_size)
 			return false;
 	}
-	return true;
+	return *raw != NULL;
 }
 
 struct dw_file *dw_file_open_shared(const struct dw_file *first)
@@ -355,7 +374,7 @@ struct dw_file *dw_file_open_shared(const struct dw_file *first)
 	 * section table on first use: done here, before any worker runs,
 	 * so that the workers' calls only read them.
 	 */
-	if (dwarf_getalt(first->dw) || !debug_in_image(first, &raw, &size) ||
+	if (dwarf_getalt(first->dw) || !debug_in_image(first, !first->dwfl, &raw, &size) ||
 	    (first->dwfl && dwfl_module_relocations(first->mod) < 0)) {
 		errno = ENOTSUP;
 		return NULL;

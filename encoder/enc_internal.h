@@ -79,6 +79,7 @@ struct enc_state {
 	 */
 	struct btf *names;
 	struct btf *names_base;
+	bool names_on_base; /* the pool hands its base to names_base */
 	bool names_setup;
 
 	struct enc_func *funcs;

@@ -368,10 +368,15 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 	if (!s.ahead)
 		btf_defer_offsets(s.all);
 	t = now();
+	s.names_on_base = true;
 	err = enc_pool_run(&po, enc_merge_cu, &s, log);
 	/* Only the merge uses them; the dedup, next, is the peak. */
 	btf_off_map_free(&s.str_base_map);
 	btf_off_map_free(&s.names_base_map);
+	if (btf__base_btf(s.names) != s.names_base) {
+		btf__free(s.names_base);
+		s.names_base = NULL;
+	}
 	/* One line per failure: the decode's, if it failed too. */
 	werr = enc_elf_info_wait(&s.elf, log, err != 0);
 	if (!err)

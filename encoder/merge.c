@@ -59,7 +59,7 @@ static int enc_names_setup(struct enc_state *s, const struct dw_cu *cu)
 	struct btf *base = (struct btf *)btf__base_btf(cu->names), *names;
 
 	s->names_setup = true;
-	if (!base || (s->o->features & (ENC_F_INLINE | ENC_F_INLINE_EXTRA)))
+	if (!base || !s->names_on_base || (s->o->features & (ENC_F_INLINE | ENC_F_INLINE_EXTRA)))
 		return 0;
 	names = btf__new_empty_split(base);
 	if (!names)

@@ -2,8 +2,10 @@
 /*
  * page_budget.c - when the decode's workers drop the pages of the file.
  *
- * Each worker reads the file through its own mapping, and every page it
- * touches stays resident (and counted in the run's RSS) until dropped.
+ * The workers read the file through a mapping (one they share, or each
+ * its own where the image cannot be shared: dw_file_open_shared()), and
+ * every page touched stays resident (and counted in the run's RSS)
+ * until dropped.
  * Dropping is not free: the madvise() interrupts the other CPUs to flush
  * their TLBs, and the pages the next CUs share with the last ones
  * (abbreviations, line tables, the 2 MB folios around them) fault in
