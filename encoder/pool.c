@@ -169,20 +169,20 @@ static int ready_handles(struct pool *p, struct dw_file *first)
 
 	if (relocated)
 		p->first = first;
+	else
+		p->owner = first;
 	p->ready = calloc(jobs, sizeof(*p->ready));
-	if (!p->ready) {
-		if (!relocated)
-			dw_file_close(first);
-		return relocated ? -ENOMEM : 0;
-	}
+	if (!p->ready && relocated)
+		return -ENOMEM;
 	if (relocated)
 		p->ready[p->nr_ready++] = first;
-	while (p->nr_ready < jobs && (f = dw_file_open_shared(first)))
+	while (p->ready && p->nr_ready < jobs && (f = dw_file_open_shared(first)))
 		p->ready[p->nr_ready++] = f;
-	if (relocated || p->nr_ready)
-		p->owner = relocated ? NULL : first;
-	else
-		dw_file_close(first);
+	/* No handle reads the owner's mapping: it goes now. */
+	if (p->owner && !p->nr_ready) {
+		dw_file_close(p->owner);
+		p->owner = NULL;
+	}
 	return 0;
 }
 
