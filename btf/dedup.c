@@ -1126,31 +1126,17 @@ static uint32_t find_equal(struct dedup *d, uint32_t id, uint64_t h, equal_fn eq
 	return find_equal_in(d, d->base_tab, &d->tab, id, h, equal);
 }
 
-static int dedup_prim_type(struct dedup *d, uint32_t id)
+/* 1: phase 2 dedups @kind; 0: another phase does; -EINVAL: no kind. */
+static int prim_kind(unsigned int kind)
 {
-	struct btf_type *t = tp(d, id);
-	uint32_t new_id = id;
-	uint64_t h = 0;
-
-	switch ((enum btf_kind)btf_kind(t)) {
+	switch ((enum btf_kind)kind) {
 	case BTF_KIND_INT:
-		h = hash_int_tag(t);
-		new_id = find_equal(d, id, h, equal_int_tag);
-		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		h = hash_enum(t);
-		new_id = dedup_enum(d, id, h);
-		break;
 	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
-		h = hash_common(t);
-		new_id = find_equal(d, id, h, equal_common);
-		break;
 	case BTF_KIND_LOC_PARAM:
-		h = hash_loc_param(t);
-		new_id = find_equal(d, id, h, equal_loc_param);
-		break;
+		return 1;
 	case BTF_KIND_PTR:
 	case BTF_KIND_ARRAY:
 	case BTF_KIND_STRUCT:
@@ -1170,7 +1156,33 @@ static int dedup_prim_type(struct dedup *d, uint32_t id)
 		return 0;
 	case BTF_KIND_UNKN:
 	case NR_BTF_KINDS:
-		return -EINVAL;
+	default:
+		break;
+	}
+	return -EINVAL;
+}
+
+/* @id of a kind prim_kind() says phase 2 dedups. */
+static int dedup_prim_type(struct dedup *d, uint32_t id)
+{
+	unsigned int kind = d->kinds[id];
+	const struct btf_type *t;
+	uint32_t new_id = id;
+	uint64_t h = 0;
+
+	t = tp(d, id);
+	if (kind == BTF_KIND_INT) {
+		h = hash_int_tag(t);
+		new_id = find_equal(d, id, h, equal_int_tag);
+	} else if (kind == BTF_KIND_ENUM || kind == BTF_KIND_ENUM64) {
+		h = hash_enum(t);
+		new_id = dedup_enum(d, id, h);
+	} else if (kind == BTF_KIND_LOC_PARAM) {
+		h = hash_loc_param(t);
+		new_id = find_equal(d, id, h, equal_loc_param);
+	} else { /* FWD, FLOAT */
+		h = hash_common(t);
+		new_id = find_equal(d, id, h, equal_common);
 	}
 	d->map[id] = new_id;
 	return new_id == id ? dedup_table_add(&d->tab, h, id) : 0;
@@ -2010,6 +2022,9 @@ static int dedup_rewind(struct dedup *d)
 	return d->tab.slots ? table_rehash(&d->tab, d->tab.mask + 1) : 0;
 }
 
+/* Primitives whose records are requested at once (phase 2). */
+#define PRIM_BATCH 32
+
 /* Phases 2 and 3 over own ids [@from, type_cnt). */
 static int dedup_prims_structs(struct dedup *d, uint32_t from)
 {
@@ -2021,16 +2036,37 @@ again:
 	d->run_tab_cnt = d->tab.cnt;
 	if (!d->cp_set)
 		d->undo_cnt = 0;
-	for (id = from; id < d->type_cnt; id++) {
-		if ((err = dedup_prim_type(d, id)))
-			return err;
-		if (!d->rewind)
-			continue;
-		err = dedup_rewind(d);
-		if (err)
-			return err;
-		from = d->cp_from;
-		goto again;
+	for (id = from; id < d->type_cnt;) {
+		uint32_t batch[PRIM_BATCH], n = 0, i;
+
+		/*
+		 * The kinds say which ids are primitives (~10%); their
+		 * records, spread over all of them (vmlinux: 340K in 130 MB),
+		 * are requested a batch at a time: one after the other, each
+		 * missed the cache (~30 ms on one CPU).
+		 */
+		for (; id < d->type_cnt && n < PRIM_BATCH; id++) {
+			err = prim_kind(d->kinds[id]);
+			if (err < 0)
+				return err;
+			if (!err)
+				continue;
+			batch[n++] = id;
+			/* An enum's values run on: its next line too. */
+			__builtin_prefetch(tp(d, id));
+			__builtin_prefetch((char *)tp(d, id) + 64);
+		}
+		for (i = 0; i < n; i++) {
+			if ((err = dedup_prim_type(d, batch[i])))
+				return err;
+			if (!d->rewind)
+				continue;
+			err = dedup_rewind(d);
+			if (err)
+				return err;
+			from = d->cp_from;
+			goto again;
+		}
 	}
 	if (d->cuts_cnt && !d->ahead && from == d->start_id)
 		err = dedup_structs_rounds(d, from);
