@@ -29,7 +29,6 @@
  */
 #include "btf_internal.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +63,8 @@ struct val {
 	uint32_t cnt;
 	uint8_t *state;	   /* enum type_state, by id over the whole chain */
 	uint8_t *chain;	   /* enum chain_state */
+	uint64_t *names_ok; /* bit per string offset: a valid identifier */
+	size_t names_ok_bits;
 	int64_t *size;	   /* resolved byte size, -1 for none */
 	uint32_t *final;   /* id after skipping modifiers and VAR */
 	struct resolve_frame *stack;
@@ -138,25 +139,46 @@ static bool is_void_like(uint32_t id, const struct btf_type *t)
 	return !id || btf_kind(t) == BTF_KIND_FWD || btf_kind(t) == BTF_KIND_FUNC_PROTO;
 }
 
+/* Characters of a C identifier: a table, not a locale's ctype calls. */
+enum { NAME_FIRST = 1, NAME_REST = 2 };
+
+static const uint8_t name_chars[256] = {
+	['a' ... 'z'] = NAME_FIRST | NAME_REST,
+	['A' ... 'Z'] = NAME_FIRST | NAME_REST,
+	['_'] = NAME_FIRST | NAME_REST,
+	['0' ... '9'] = NAME_REST,
+};
+
 static bool name_char_ok(char c, bool first, bool dot_ok)
 {
-	if (c == '_' || (c == '.' && dot_ok))
+	if (c == '.' && dot_ok)
 		return true;
-	return first ? isalpha((unsigned char)c) : isalnum((unsigned char)c);
+	return name_chars[(unsigned char)c] & (first ? NAME_FIRST : NAME_REST);
 }
 
-/* btf_name_valid_identifier() (@dot_ok false) and _section() (true). */
-static bool name_valid(const struct val *v, uint32_t off, bool dot_ok)
+/*
+ * btf_name_valid_identifier() (@dot_ok false) and _section() (true).
+ * Most names are used many times (member names): an offset found to be
+ * a valid identifier is remembered, and is a valid section name too.
+ */
+static bool name_valid(struct val *v, uint32_t off, bool dot_ok)
 {
 	const char *s = btf__str_by_offset(v->btf, off);
+	bool memo = off < v->names_ok_bits;
 	size_t i;
 
+	if (memo && (v->names_ok[off / 64] >> (off % 64) & 1))
+		return true;
 	if (!s || !name_char_ok(s[0], true, dot_ok))
 		return false;
 	for (i = 1; s[i] && i < KSYM_NAME_LEN; i++)
 		if (!name_char_ok(s[i], false, dot_ok))
 			return false;
-	return !s[i];
+	if (s[i])
+		return false;
+	if (memo && !dot_ok)
+		v->names_ok[off / 64] |= 1ull << (off % 64);
+	return true;
 }
 
 static bool name_nonempty(const struct val *v, uint32_t off)
@@ -1155,7 +1177,9 @@ static int val_init(struct val *v, const struct btf *btf, const struct btf_log *
 	v->chain = calloc(v->cnt, sizeof(*v->chain));
 	v->size = calloc(v->cnt, sizeof(*v->size));
 	v->final = calloc(v->cnt, sizeof(*v->final));
-	if (!v->state || !v->chain || !v->size || !v->final)
+	v->names_ok_bits = (size_t)btf->start_str_off + btf->strs->len;
+	v->names_ok = calloc(v->names_ok_bits / 64 + 1, sizeof(*v->names_ok));
+	if (!v->state || !v->chain || !v->size || !v->final || !v->names_ok)
 		return -ENOMEM;
 	/* void: resolved, no size */
 	v->state[0] = ST_DONE;
@@ -1169,6 +1193,7 @@ static void val_fini(struct val *v)
 	free(v->chain);
 	free(v->size);
 	free(v->final);
+	free(v->names_ok);
 	free(v->stack);
 }
 
