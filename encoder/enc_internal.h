@@ -131,9 +131,16 @@ void enc_state_free(struct enc_state *s);
  * (at once, without a thread); enc_add_funcs() waits for it.
  * enc_funcs_order_free() in any case.
  */
+/* A function whose name has ELF symbols, and those symbols. */
+struct enc_func_cand {
+	const struct enc_elf_sym *syms; /* enc_elf_find_funcs() of its name */
+	uint32_t nr_syms;
+	uint32_t idx; /* in s->funcs */
+};
+
 struct enc_func_order {
 	struct enc_state *s;
-	uint32_t *idx; /* s->funcs indexes */
+	struct enc_func_cand *cands;
 	uint32_t n;
 	int err;
 	pthread_t th;
