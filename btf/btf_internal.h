@@ -256,13 +256,23 @@ void btf_reserve_types(struct btf *btf, size_t bytes);
 /*
  * The merges into @btf (btf_merge_btf*()) append records without their
  * offsets, until btf_index_types() finds them all in one pass over the
- * records: the encoder's vmlinux merge then holds 13 MB less at its peak
- * (the end of the decode).  Nothing may read @btf's types by id, nor add
- * to it otherwise, in between.
+ * records, or the first pass of a dedup in place that keeps the strings
+ * does (btf__dedup()): the encoder's vmlinux merge then holds 13 MB less
+ * at its peak (the end of the decode).  Nothing may read @btf's types by
+ * id, nor add to it otherwise, in between.
  */
 void btf_defer_offsets(struct btf *btf);
 /* In two halves on two threads when there are many (where a merge began). */
 int btf_index_types(struct btf *btf);
+/*
+ * The same in parts, for a pass that reads every record anyway (the
+ * dedup's id check): room for the offsets; where the merge nearest the
+ * middle type began (false: no such merge), for a second part; and the
+ * offsets all written.
+ */
+int btf_offs_reserve(struct btf *btf);
+bool btf_offs_middle(const struct btf *btf, uint32_t *idx, size_t *off);
+void btf_offs_found(struct btf *btf);
 /*
  * btf__add_btf() for the encoder's merge of a CU: every string of @src's
  * table goes into @dst in one prefetched pass, used or not (the merged

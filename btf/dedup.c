@@ -609,6 +609,18 @@ static int dedup_init(struct dedup *d, struct btf *btf, bool in_place, bool ahea
 	return 0;
 }
 
+/* The records' offsets, if the merge deferred them and no pass found them yet. */
+static int dedup_index(struct dedup *d)
+{
+	int err;
+
+	if (!d->btf->offs_deferred)
+		return 0;
+	err = btf_index_types(d->btf);
+	d->offs = d->btf->type_offs;
+	return err;
+}
+
 /* The working copy of the records (unless in place), all types added. */
 static int dedup_copy(struct dedup *d)
 {
@@ -641,6 +653,9 @@ struct id_check {
 	uint32_t from, to; /* ids [from, to) */
 	int err;
 	struct cut_scan cuts; /* with d->want_cuts */
+	/* The records' offsets deferred: found here, from off on up to end. */
+	bool index;
+	size_t off, end;
 };
 
 /* The ids a type is or refers to, void aside: from lo to hi. */
@@ -681,18 +696,38 @@ static void *check_ids(void *arg)
 {
 	struct id_check *c = arg;
 	struct dedup *d = c->d;
+	size_t off = c->off;
 	uint32_t id;
 
 	btf_mem_populate(d->kinds + c->from, c->to - c->from);
 	btf_mem_populate(d->map + c->from, (c->to - c->from) * sizeof(*d->map));
+	if (c->index)
+		btf_mem_populate(d->offs + c->from - d->start_id,
+				 (c->to - c->from) * sizeof(*d->offs));
 
 	c->cuts.lo = UINT32_MAX;
 	c->cuts.gap = d->round_types / 16 ? d->round_types / 16 : 1;
 	for (id = c->from; id < c->to; id++) {
-		struct btf_type *t = tp(d, id);
-		unsigned int kind = btf_kind(t);
+		struct btf_type *t;
+		unsigned int kind;
 		struct id_span sp = { d->type_cnt, id, id };
 
+		if (c->index) {
+			long sz;
+
+			t = (struct btf_type *)(d->types + off);
+			if (c->end - off < sizeof(*t) ||
+			    (sz = btf_type_size_layout(t, d->btf->layout)) < 0 ||
+			    (size_t)sz > c->end - off) {
+				c->err = -EINVAL;
+				break;
+			}
+			d->offs[id - d->start_id] = off;
+			off += sz;
+		} else {
+			t = tp(d, id);
+		}
+		kind = btf_kind(t);
 		if (kind == BTF_KIND_UNKN || kind >= NR_BTF_KINDS ||
 		    btf_type_visit_type_ids(t, d->btf->layout,
 					    d->want_cuts ? check_id_span : check_id,
@@ -705,6 +740,8 @@ static void *check_ids(void *arg)
 		d->kinds[id] = kind;
 		d->map[id] = map_initial(d, id);
 	}
+	if (c->index && !c->err && off != c->end)
+		c->err = -EINVAL;
 	return NULL;
 }
 
@@ -975,9 +1012,22 @@ static int dedup_scan(struct dedup *d, uint32_t from)
 	/*
 	 * With nothing else to do here (no strings, no base: the encoder's
 	 * vmlinux dedup), this thread checks the second half of the ids
-	 * (vmlinux: ~100 ms on one thread).
+	 * (vmlinux: ~100 ms on one thread).  The merged records' offsets,
+	 * if deferred, are found in the same pass, the halves split where a
+	 * merge began (vmlinux: one 130 MB pass less, ~35 ms of CPU).
 	 */
-	if (idle) {
+	if (idle && d->btf->offs_deferred && from == d->start_id &&
+	    btf_offs_middle(d->btf, &here.from, &here.off)) {
+		here.from += d->start_id;
+		here.to = beside.to;
+		beside.to = here.from;
+		beside.off = 0;
+		here.end = beside.end = d->btf->types_len;
+		beside.end = here.off;
+		here.index = beside.index = true;
+	} else if ((err = dedup_index(d))) {
+		return err;
+	} else if (idle) {
 		here.to = beside.to;
 		here.from = beside.to = beside.from + (beside.to - beside.from) / 2;
 	}
@@ -992,6 +1042,8 @@ static int dedup_scan(struct dedup *d, uint32_t from)
 		pthread_join(th, NULL);
 	if (!err)
 		err = beside.err ? beside.err : here.err;
+	if (!err && here.index)
+		btf_offs_found(d->btf);
 	if (!err && d->want_cuts)
 		cut_scan_join(d, &beside.cuts, idle ? &here.cuts : NULL);
 	free(beside.cuts.cuts);
@@ -2108,7 +2160,9 @@ static int dedup_types(struct dedup *d)
 	if (!err && d->keep_strs && !strset__unique(d->btf->strs)) {
 		d->keep_strs = false;
 		d->redo = true;
-		err = dedup_strings(d);
+		err = dedup_index(d);
+		if (!err)
+			err = dedup_strings(d);
 	}
 	if (!err)
 		err = dedup_scan(d, from);
@@ -2297,14 +2351,23 @@ static struct btf_dedup *dedup_new(struct btf *btf, const struct btf_dedup_opts 
 				    bool ahead)
 {
 	struct btf_dedup *dd;
+	bool keep_strs;
 	int err;
 
 	if (!btf) {
 		errno = EINVAL;
 		return NULL;
 	}
-	/* Merged with its offsets deferred: they are needed from here on. */
-	err = btf_index_types(btf);
+	keep_strs = opts && opts->keep_strings && !btf->base && strset__unique(btf->strs);
+	/*
+	 * Merged with its offsets deferred: the id check finds them, in
+	 * place with nothing to read the records before it (no strings to
+	 * redo); else they are needed from here on.
+	 */
+	if (keep_strs && opts->in_place && !ahead)
+		err = btf_offs_reserve(btf);
+	else
+		err = btf_index_types(btf);
 	if (err) {
 		errno = -err;
 		return NULL;
@@ -2312,7 +2375,7 @@ static struct btf_dedup *dedup_new(struct btf *btf, const struct btf_dedup_opts 
 	dd = calloc(1, sizeof(*dd));
 	if (!dd)
 		return NULL;
-	dd->d.keep_strs = opts && opts->keep_strings && !btf->base && strset__unique(btf->strs);
+	dd->d.keep_strs = keep_strs;
 	/* Nothing for the string phase to do, nor a compaction after. */
 	if (!dd->d.keep_strs && !ahead && strs_in_first_use_order(btf))
 		dd->d.keep_strs = dd->d.strs_final = true;

@@ -328,36 +328,62 @@ static void *index_part(void *arg)
 /* Below this many types, one thread. */
 #define INDEX_PARALLEL_MIN (1u << 16)
 
-int btf_index_types(struct btf *btf)
+int btf_offs_reserve(struct btf *btf)
 {
-	struct index_part first = { btf, 0, btf->nr_types, 0, btf->types_len, 0 }, second;
-	uint64_t mark;
-	pthread_t th;
-	bool threaded = false;
-
-	if (!btf->offs_deferred)
-		return 0;
 	if (btf->nr_types && !btf_grow_mem((void **)&btf->type_offs, &btf->type_offs_cap,
 					   sizeof(uint32_t), 0, BTF_MAX_NR_TYPES, btf->nr_types))
 		return -ENOMEM;
-	/* The first merge past the middle type starts the second half. */
-	if (btf->nr_types >= INDEX_PARALLEL_MIN && btf->nr_offs_marks > 1) {
-		size_t lo = 0, hi = btf->nr_offs_marks - 1;
+	return 0;
+}
 
-		while (lo < hi) {
-			size_t m = lo + (hi - lo) / 2;
+bool btf_offs_middle(const struct btf *btf, uint32_t *idx, size_t *off)
+{
+	size_t lo = 0, hi;
+	uint64_t mark;
 
-			if (btf->offs_marks[m] >> 32 < btf->nr_types / 2)
-				lo = m + 1;
-			else
-				hi = m;
-		}
-		mark = btf->offs_marks[lo];
-		second = first;
-		second.from = first.to = mark >> 32;
-		second.off = first.end = (uint32_t)mark;
-		threaded = second.from > 0 && second.from < btf->nr_types &&
-			   !pthread_create(&th, NULL, index_part, &second);
+	if (btf->nr_offs_marks < 2)
+		return false;
+	/* The first merge past the middle type. */
+	hi = btf->nr_offs_marks - 1;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+
+		if (btf->offs_marks[m] >> 32 < btf->nr_types / 2)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	mark = btf->offs_marks[lo];
+	*idx = mark >> 32;
+	*off = (uint32_t)mark;
+	return *idx > 0 && *idx < btf->nr_types;
+}
+
+void btf_offs_found(struct btf *btf)
+{
+	free(btf->offs_marks);
+	btf->offs_marks = NULL;
+	btf->nr_offs_marks = btf->offs_marks_cap = 0;
+	btf->offs_deferred = false;
+}
+
+int btf_index_types(struct btf *btf)
+{
+	struct index_part first = { btf, 0, btf->nr_types, 0, btf->types_len, 0 }, second;
+	pthread_t th;
+	bool threaded = false;
+	int err;
+
+	if (!btf->offs_deferred)
+		return 0;
+	if ((err = btf_offs_reserve(btf)))
+		return err;
+	second = first;
+	if (btf->nr_types >= INDEX_PARALLEL_MIN &&
+	    btf_offs_middle(btf, &second.from, &second.off)) {
+		first.to = second.from;
+		first.end = second.off;
+		threaded = !pthread_create(&th, NULL, index_part, &second);
 		if (!threaded) {
 			first.to = btf->nr_types;
 			first.end = btf->types_len;
@@ -371,10 +397,7 @@ int btf_index_types(struct btf *btf)
 	}
 	if (first.err)
 		return first.err;
-	free(btf->offs_marks);
-	btf->offs_marks = NULL;
-	btf->nr_offs_marks = btf->offs_marks_cap = 0;
-	btf->offs_deferred = false;
+	btf_offs_found(btf);
 	return 0;
 }
 
@@ -1234,6 +1257,9 @@ int btf_merge_strs_checked(struct btf *btf, struct btf_str_marks *m)
 		}
 	for (off = m->len; off < set->len && !dup; off += strlen(set->data + off) + 1)
 		dup = note_str(seen, set->data + off);
+	/* Rare (a .debug_str string cut to ""): the offsets are needed here. */
+	if (empty && (dup = btf_index_types(btf)))
+		goto out;
 	for (id = btf->start_id; empty && id < btf__type_cnt(btf); id++)
 		btf_type_visit_str_offs(btf__type_by_id_mut(btf, id), btf->layout, zero_empty, &e);
 	/* Else the dedup's string phase runs: it compares the bytes. */

@@ -388,8 +388,12 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 	 */
 	if (!err)
 		enc_funcs_order_start(&s, &order);
-	/* After the decode's memory went (the pool's malloc_trim()). */
-	if (!err)
+	/*
+	 * The merged records' offsets: found by the dedup's id check, unless
+	 * something reads the types before it.  After the decode's memory
+	 * went (the pool's malloc_trim()).
+	 */
+	if (!err && (o->verify || (o->features & ENC_F_LAYOUT)))
 		err = btf_index_types(s.all);
 	if (!err)
 		err = btf_merge_strs_checked(s.all, &s.str_marks);
