@@ -463,6 +463,7 @@ static void dedup_free(struct dedup *d)
 	free(d->kinds);
 	free(d->map);
 	free(d->w.hypot_map);
+	free(d->w.hypot_blocks);
 	free(d->w.hypot_list);
 	free(d->cuts);
 	free(d->undo);
@@ -531,11 +532,20 @@ static int ids_reserve(struct dedup *d, size_t n)
 {
 	uint8_t *kinds;
 	uint32_t *map, *hypot;
+	uint64_t *blocks;
+	size_t words;
 
 	if (n <= d->ids_cap)
 		return 0;
 	if (d->ids_cap && n < 2 * d->ids_cap)
 		n = 2 * d->ids_cap;
+	words = hypot_block_words(n);
+	blocks = realloc(d->w.hypot_blocks, words * sizeof(*blocks));
+	if (!blocks)
+		return -ENOMEM;
+	d->w.hypot_blocks = blocks;
+	words = d->ids_cap ? hypot_block_words(d->ids_cap) : 0;
+	memset(blocks + words, 0, (hypot_block_words(n) - words) * sizeof(*blocks));
 	kinds = realloc(d->kinds, n);
 	if (kinds)
 		d->kinds = kinds;
@@ -1369,8 +1379,19 @@ static int hypot_add(struct walk *w, uint32_t from, uint32_t to)
 		w->hypot_cap = cap;
 	}
 	w->hypot_list[w->hypot_cnt++] = from;
+	w->hypot_blocks[from / HYPOT_BLOCK_IDS / 64] |= 1ull << (from / HYPOT_BLOCK_IDS % 64);
 	w->hypot_map[from] = to + 1;
 	return 0;
+}
+
+/* hypot_map[@id], without touching a block never written. */
+static inline uint32_t hypot_get(const struct walk *w, uint32_t id)
+{
+	uint32_t b = id / HYPOT_BLOCK_IDS;
+
+	if (!(w->hypot_blocks[b / 64] >> (b % 64) & 1))
+		return 0;
+	return w->hypot_map[id];
 }
 
 static void hypot_clear(struct walk *w)
@@ -1505,7 +1526,7 @@ static int is_equiv(struct walk *w, uint32_t cand_id, uint32_t canon_id)
 	if (w_resolve(w, cand_id) == w_resolve(w, canon_id))
 		return 1;
 	canon_id = resolve_fwd_id(w, canon_id);
-	hypot = w->hypot_map[canon_id];
+	hypot = hypot_get(w, canon_id);
 	if (hypot--)
 		return hypot == cand_id || identical_dups(d, hypot, cand_id);
 	err = hypot_add(w, canon_id, cand_id);

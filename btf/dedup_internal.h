@@ -47,6 +47,15 @@ struct view;
  */
 #define CACHE_LINE 64
 
+/* Entries of a walk's hypot_map per bit of its hypot_blocks: 4 KB. */
+#define HYPOT_BLOCK_IDS 1024
+
+/* Words of hypot_blocks for @ids entries. */
+static inline size_t hypot_block_words(size_t ids)
+{
+	return ids / HYPOT_BLOCK_IDS / 64 + 1;
+}
+
 /* One thread's phase 3: its comparisons' state. */
 struct walk {
 	char pad_head[CACHE_LINE];
@@ -58,6 +67,14 @@ struct walk {
 	 * write to a page is what costs here.
 	 */
 	uint32_t *hypot_map;
+	/*
+	 * A bit per HYPOT_BLOCK_IDS entries of hypot_map: set once one was
+	 * written.  A read of a block never written returns 0 without
+	 * touching it, so that its page is not mapped to the zero page and
+	 * then copied on the first write (a fault and a TLB flush on every
+	 * CPU the process runs on, ~2K of each per vmlinux walk).
+	 */
+	uint64_t *hypot_blocks;
 	uint32_t *hypot_list;
 	size_t hypot_cnt;
 	size_t hypot_cap;

@@ -512,9 +512,10 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 	if (!d->cuts_cnt || d->cuts[d->cuts_cnt - 1] < (uint64_t)pos + d->round_types)
 		goto alone;
 	r.wb.hypot_map = calloc(d->type_cnt, sizeof(*r.wb.hypot_map));
+	r.wb.hypot_blocks = calloc(hypot_block_words(d->type_cnt), sizeof(*r.wb.hypot_blocks));
 	if (r.wb.hypot_map)
 		btf_mem_sparse(r.wb.hypot_map, d->type_cnt * sizeof(*r.wb.hypot_map));
-	if (!r.wb.hypot_map || pthread_mutex_init(&r.mu, NULL))
+	if (!r.wb.hypot_map || !r.wb.hypot_blocks || pthread_mutex_init(&r.mu, NULL))
 		goto alone;
 	if (pthread_cond_init(&r.cv, NULL)) {
 		pthread_mutex_destroy(&r.mu);
@@ -584,9 +585,11 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 	view_free(&r.vb);
 	view_free(&r.vc);
 	free(r.wb.hypot_map);
+	free(r.wb.hypot_blocks);
 	free(r.wb.hypot_list);
 	return err;
 alone:
 	free(r.wb.hypot_map);
+	free(r.wb.hypot_blocks);
 	return dedup_structs_run(&d->w, pos, d->type_cnt);
 }
