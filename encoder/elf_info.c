@@ -16,11 +16,33 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The first min(@len, 16) bytes of @s, big-endian: a name's order in two numbers. */
+static void name_prefix(const char *s, size_t len, uint64_t out[2])
+{
+	size_t i;
+
+	out[0] = out[1] = 0;
+	for (i = 0; i < 16; i++)
+		out[i / 8] = out[i / 8] << 8 | (i < len ? (unsigned char)s[i] : 0);
+}
+
+/* Keys and names hold no NUL: zero padding sorts a shorter one first. */
+static int cmp_prefix(const uint64_t x[2], const uint64_t y[2])
+{
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
 static int cmp_func(const void *a, const void *b)
 {
 	const struct enc_elf_sym *x = a, *y = b;
 	uint32_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
-	int c = memcmp(x->name, y->name, n);
+	int c = cmp_prefix(x->prefix, y->prefix);
+
+	if (c)
+		return c;
+	c = memcmp(x->name, y->name, n);
 
 	if (c)
 		return c;
@@ -34,7 +56,10 @@ static int cmp_func(const void *a, const void *b)
 static int cmp_obj(const void *a, const void *b)
 {
 	const struct enc_elf_sym *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	int c = cmp_prefix(x->prefix, y->prefix);
+
+	if (!c)
+		c = strcmp(x->name, y->name);
 
 	if (c)
 		return c;
@@ -44,8 +69,9 @@ static int cmp_obj(const void *a, const void *b)
 static int cmp_obj_name(const void *a, const void *b)
 {
 	const struct enc_elf_sym *x = a, *y = b;
+	int c = cmp_prefix(x->prefix, y->prefix);
 
-	return strcmp(x->name, y->name);
+	return c ? c : strcmp(x->name, y->name);
 }
 
 static int load_sections(Elf *elf, struct enc_elf_info *info, const struct btf_log *log,
@@ -142,6 +168,10 @@ static int load_symbols(Elf *elf, struct enc_elf_info *info, const struct btf_lo
 		s->size = sym.st_size;
 		s->shndx = sym.st_shndx;
 		s->key_len = strcspn(name, ".");
+		/* Functions go by their key, objects by their name. */
+		name_prefix(name,
+			    GELF_ST_TYPE(sym.st_info) == STT_FUNC ? s->key_len : strnlen(name, 16),
+			    s->prefix);
 	}
 	qsort(info->funcs, info->nr_funcs, sizeof(*info->funcs), cmp_func);
 	qsort(info->objs, info->nr_objs, sizeof(*info->objs), cmp_obj);
@@ -278,15 +308,19 @@ const struct enc_elf_sym *enc_elf_find_funcs(const struct enc_elf_info *info, co
 					     uint32_t *nr)
 {
 	size_t len = strlen(name);
+	uint64_t prefix[2];
 	uint32_t lo = 0, hi = info->nr_funcs, end;
 
+	name_prefix(name, len, prefix);
 	/* Lower bound of the key. */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		const struct enc_elf_sym *s = &info->funcs[mid];
 		uint32_t n = s->key_len < len ? s->key_len : len;
-		int c = memcmp(s->name, name, n);
+		int c = cmp_prefix(s->prefix, prefix);
 
+		if (!c)
+			c = memcmp(s->name, name, n);
 		if (!c)
 			c = s->key_len < len ? -1 : s->key_len > len;
 		if (c < 0)
@@ -307,6 +341,8 @@ const struct enc_elf_sym *enc_elf_find_funcs(const struct enc_elf_info *info, co
 const struct enc_elf_sym *enc_elf_find_obj(const struct enc_elf_info *info, const char *name)
 {
 	struct enc_elf_sym key = { .name = name };
+
+	name_prefix(name, strnlen(name, 16), key.prefix);
 
 	return bsearch(&key, info->objs, info->nr_objs, sizeof(key), cmp_obj_name);
 }

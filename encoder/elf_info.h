@@ -23,6 +23,12 @@ struct enc_elf_sym {
 	uint64_t size;
 	uint32_t shndx;
 	uint32_t key_len; /* length of the name before the first '.' */
+	/*
+	 * The first 16 bytes of the key (a function) or of the name (an
+	 * object), big-endian and zero-padded: compared as numbers, they
+	 * order as the strings do, without reading them.
+	 */
+	uint64_t prefix[2];
 };
 
 struct enc_elf_info {
