@@ -102,6 +102,12 @@ long strset__add_str(struct strset *set, const char *s);
 /* Offset of @s, or -ENOENT. */
 long strset__find_str(struct strset *set, const char *s);
 /*
+ * Appends @s, which the caller knows is not in @set (nor is "" ever
+ * passed), without hashing it while @set has no index yet: the first
+ * lookup indexes all strings at once.  Offset, or negative errno.
+ */
+long strset__append_distinct(struct strset *set, const char *s);
+/*
  * No string twice: started empty (or "") and only added to since; for a
  * strset__new_prefix(), no string in use twice (btf_merge_strs_checked()),
  * which a string added later may undo (one the prefix has): that set is
@@ -198,6 +204,9 @@ struct btf_off_map {
 	bool off;
 };
 void btf_off_map_free(struct btf_off_map *m);
+/* The value of @key in @m, or -1; and @key -> @val added (not there yet). */
+long btf_off_map_get(struct btf_off_map *m, uint32_t key);
+int btf_off_map_put(struct btf_off_map *m, uint32_t key, uint32_t val);
 /*
  * btf_merge_btf() for @src split on a btf_new_str_base(): @base_map
  * keeps the offset in @dst of each base string merged so far, for the

@@ -2264,43 +2264,52 @@ static int visit_own_str_offs(struct btf *btf, int (*fn)(uint32_t *off, void *ct
 struct str_move {
 	const struct strset *old;
 	struct strset *set;
+	/* Old offset -> new: a string in use has one offset (strset__unique()). */
+	struct btf_off_map map;
 	bool rewrite;
 };
 
 static int move_str(uint32_t *off, void *arg)
 {
 	struct str_move *m = arg;
+	const char *s;
 	long n;
 
 	if (!*off)
 		return 0;
 	if (*off >= m->old->len)
 		return -EINVAL;
-	if (!m->rewrite) {
-		n = strset__add_str(m->set, m->old->data + *off);
-		return n < 0 ? n : 0;
+	n = btf_off_map_get(&m->map, *off);
+	if (m->rewrite) {
+		*off = n;
+		return 0;
 	}
-	*off = strset__find_str(m->set, m->old->data + *off);
-	return 0;
+	if (n >= 0)
+		return 0;
+	s = m->old->data + *off;
+	n = *s ? strset__append_distinct(m->set, s) : 0;
+	return n < 0 ? n : btf_off_map_put(&m->map, *off, n);
 }
 
 /*
  * The string phase skipped, the table still holds every string of the
  * 3.3M types (vmlinux): give the ~34K kept ones a table of only the
- * strings they use.  Hashing each use into the small new set beats a map
- * as large as the old table (it was most of the second dedup's page
- * faults).  Strings are collected first, so a failure changes nothing:
- * the full table is as valid, only larger.
+ * strings they use, in the order they first use them.  No string in use
+ * has two offsets, so each is appended the first time its offset comes
+ * up and found again by offset, neither hashed nor compared; the new
+ * table is indexed at its first lookup.  Strings are collected first, so
+ * a failure changes nothing: the full table is as valid, only larger.
  */
 static int compact_strings(struct btf *btf)
 {
-	struct str_move m = { btf->strs, strset__new("", 1), false };
+	struct str_move m = { btf->strs, strset__new("", 1), {}, false };
 	int err = m.set ? 0 : -ENOMEM, pass;
 
 	for (pass = 0; pass < 2 && !err; pass++) {
 		m.rewrite = pass;
 		err = visit_own_str_offs(btf, move_str, &m);
 	}
+	btf_off_map_free(&m.map);
 	if (err) {
 		strset__free(m.set);
 		return err;

@@ -345,6 +345,22 @@ long strset__add_str(struct strset *set, const char *s)
 	return append_str(set, slot, s, n, h);
 }
 
+long strset__append_distinct(struct strset *set, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	long off = set->len;
+	char *p;
+
+	if (set->indexed)
+		return strset__add_str(set, s);
+	p = btf_add_mem((void **)&set->data, &set->cap, 1, set->len, BTF_MAX_STR_OFFSET, n);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, s, n);
+	set->len += n;
+	return off;
+}
+
 /*
  * The strings of @src to add, with their hashes: a builder's from its
  * index; a loaded table's in offset order, indexed or not, so that the

@@ -941,7 +941,7 @@ static size_t off_slot(const struct btf_off_map *m, uint32_t key)
 }
 
 /* The value of @key, or -1. */
-static long off_map_get(struct btf_off_map *m, uint32_t key)
+long btf_off_map_get(struct btf_off_map *m, uint32_t key)
 {
 	uint64_t want = (uint64_t)(key + 1) << 32;
 	size_t pos;
@@ -955,7 +955,7 @@ static long off_map_get(struct btf_off_map *m, uint32_t key)
 	return -1;
 }
 
-static int off_map_put(struct btf_off_map *m, uint32_t key, uint32_t val)
+int btf_off_map_put(struct btf_off_map *m, uint32_t key, uint32_t val)
 {
 	size_t pos, i, cap;
 
@@ -1027,7 +1027,7 @@ long btf_merge_str_cached(struct btf *dst, const struct btf *src, uint32_t off,
 	long got;
 	int new_off;
 
-	if (in_base && (got = off_map_get(base_map, off)) >= 0)
+	if (in_base && (got = btf_off_map_get(base_map, off)) >= 0)
 		return got;
 	if (in_base && off_map_missed(base_map))
 		in_base = false;
@@ -1037,7 +1037,7 @@ long btf_merge_str_cached(struct btf *dst, const struct btf *src, uint32_t off,
 	new_off = btf__add_str(dst, s);
 	if (new_off < 0)
 		return new_off;
-	if (in_base && off_map_put(base_map, off, new_off))
+	if (in_base && btf_off_map_put(base_map, off, new_off))
 		return -ENOMEM;
 	return new_off;
 }
