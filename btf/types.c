@@ -1234,7 +1234,7 @@ int btf_merge_strs_checked(struct btf *btf, struct btf_str_marks *m)
 	size_t i, off;
 	uint32_t id;
 	uint64_t w;
-	int dup = 0;
+	int dup = 0, err;
 
 	if (!m->base)
 		goto out;
@@ -1258,8 +1258,10 @@ int btf_merge_strs_checked(struct btf *btf, struct btf_str_marks *m)
 	for (off = m->len; off < set->len && !dup; off += strlen(set->data + off) + 1)
 		dup = note_str(seen, set->data + off);
 	/* Rare (a .debug_str string cut to ""): the offsets are needed here. */
-	if (empty && (dup = btf_index_types(btf)))
+	if (empty && (err = btf_index_types(btf))) {
+		dup = err;
 		goto out;
+	}
 	for (id = btf->start_id; empty && id < btf__type_cnt(btf); id++)
 		btf_type_visit_str_offs(btf__type_by_id_mut(btf, id), btf->layout, zero_empty, &e);
 	/* Else the dedup's string phase runs: it compares the bytes. */

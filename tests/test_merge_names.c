@@ -331,5 +331,7 @@ int main(void)
 	check_same_strs("same strings, an own name in .debug_str", 1, EXTRA_OWN_DUP);
 	check_same_strs("same strings, a name inside another", 1, EXTRA_TAIL_DUP);
 	check_same_strs("same strings, an empty name", 1, EXTRA_EMPTY);
+	/* The empty name's fix-up must not forget the duplicates found. */
+	check_same_strs("same strings, unmerged .debug_str, an empty name", NR_CUS, EXTRA_EMPTY);
 	return check_result();
 }
