@@ -351,7 +351,8 @@ long strset__append_distinct(struct strset *set, const char *s)
 	long off = set->len;
 	char *p;
 
-	if (set->indexed)
+	/* @s inside the table would move with it: the general way. */
+	if (set->indexed || (set->data && s >= set->data && s < set->data + set->len))
 		return strset__add_str(set, s);
 	p = btf_add_mem((void **)&set->data, &set->cap, 1, set->len, BTF_MAX_STR_OFFSET, n);
 	if (!p)

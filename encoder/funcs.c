@@ -349,7 +349,8 @@ static void prefetch_cand(const struct enc_state *s, const struct enc_func_order
 	if (i + 8 < fo->n) {
 		f = &s->funcs[fo->cands[i + 8].idx];
 		__builtin_prefetch(btf__str_by_offset(s->names, f->name_off));
-		__builtin_prefetch(&s->params[f->first_param]);
+		if (s->params)
+			__builtin_prefetch(&s->params[f->first_param]);
 	}
 }
 
