@@ -1181,7 +1181,7 @@ static uint32_t find_equal_in(struct dedup *d, const struct cand_table *base,
 	uint32_t cand_id;
 
 	for (cand_iter_init(&it, base, own, NULL, h); (cand_id = cand_iter_next(&it, h));)
-		if (btf_kind(tp(d, cand_id)) == btf_kind(t) && equal(t, tp(d, cand_id)))
+		if (d->kinds[cand_id] == btf_kind(t) && equal(t, tp(d, cand_id)))
 			return cand_id;
 	return id;
 }
@@ -1407,16 +1407,20 @@ static void hypot_clear(struct walk *w)
 	w->hypot_adjust_canon = false;
 }
 
-/* The STRUCT/UNION a resolved FWD points to, or @id itself. */
+/*
+ * The STRUCT/UNION a resolved FWD points to, or @id itself.  The kinds
+ * from d->kinds: reading the record for it was a cache miss on most
+ * comparisons, half of which end at the hypothetical map without it.
+ */
 static uint32_t resolve_fwd_id(struct walk *w, uint32_t id)
 {
 	const struct dedup *d = w->d;
 	uint32_t r;
 
-	if (btf_kind(tp(d, id)) != BTF_KIND_FWD)
+	if (d->kinds[id] != BTF_KIND_FWD)
 		return id;
 	r = w_resolve(w, id);
-	return btf_kind(tp(d, r)) == BTF_KIND_FWD ? id : r;
+	return d->kinds[r] == BTF_KIND_FWD ? id : r;
 }
 
 static unsigned int fwd_kind(const struct btf_type *t)
