@@ -280,6 +280,20 @@ int btf_index_types(struct btf *btf);
  * offsets all written.
  */
 int btf_offs_reserve(struct btf *btf);
+/*
+ * The size of the record at @t, with @room bytes from it to the end of
+ * the records; -EINVAL where it does not fit (a pass finding offsets).
+ */
+static inline long btf_record_size(const struct btf_type *t, enum btf_loc_layout layout,
+				   size_t room)
+{
+	long sz;
+
+	if (room < sizeof(*t))
+		return -EINVAL;
+	sz = btf_type_size_layout(t, layout);
+	return sz < 0 || (size_t)sz > room ? -EINVAL : sz;
+}
 bool btf_offs_middle(const struct btf *btf, uint32_t *idx, size_t *off);
 void btf_offs_found(struct btf *btf);
 /*

@@ -533,7 +533,7 @@ static int ids_reserve(struct dedup *d, size_t n)
 	uint8_t *kinds;
 	uint32_t *map, *hypot;
 	uint64_t *blocks;
-	size_t words;
+	size_t had, words;
 
 	if (n <= d->ids_cap)
 		return 0;
@@ -544,8 +544,8 @@ static int ids_reserve(struct dedup *d, size_t n)
 	if (!blocks)
 		return -ENOMEM;
 	d->w.hypot_blocks = blocks;
-	words = d->ids_cap ? hypot_block_words(d->ids_cap) : 0;
-	memset(blocks + words, 0, (hypot_block_words(n) - words) * sizeof(*blocks));
+	had = d->ids_cap ? hypot_block_words(d->ids_cap) : 0;
+	memset(blocks + had, 0, (words - had) * sizeof(*blocks));
 	kinds = realloc(d->kinds, n);
 	if (kinds)
 		d->kinds = kinds;
@@ -726,10 +726,9 @@ static void *check_ids(void *arg)
 			long sz;
 
 			t = (struct btf_type *)(d->types + off);
-			if (c->end - off < sizeof(*t) ||
-			    (sz = btf_type_size_layout(t, d->btf->layout)) < 0 ||
-			    (size_t)sz > c->end - off) {
-				c->err = -EINVAL;
+			sz = btf_record_size(t, d->btf->layout, c->end - off);
+			if (sz < 0) {
+				c->err = sz;
 				break;
 			}
 			d->offs[id - d->start_id] = off;
@@ -1030,9 +1029,8 @@ static int dedup_scan(struct dedup *d, uint32_t from)
 	    btf_offs_middle(d->btf, &here.from, &here.off)) {
 		here.from += d->start_id;
 		here.to = beside.to;
+		here.end = d->btf->types_len;
 		beside.to = here.from;
-		beside.off = 0;
-		here.end = beside.end = d->btf->types_len;
 		beside.end = here.off;
 		here.index = beside.index = true;
 	} else if ((err = dedup_index(d))) {
@@ -2118,6 +2116,7 @@ again:
 		d->undo_cnt = 0;
 	for (id = from; id < d->type_cnt;) {
 		uint32_t batch[PRIM_BATCH], n = 0, i;
+		const char *rec;
 
 		/*
 		 * The kinds say which ids are primitives (~10%); their
@@ -2132,9 +2131,10 @@ again:
 			if (!err)
 				continue;
 			batch[n++] = id;
+			rec = (const char *)tp(d, id);
 			/* An enum's values run on: its next line too. */
-			__builtin_prefetch(tp(d, id));
-			__builtin_prefetch((char *)tp(d, id) + 64);
+			__builtin_prefetch(rec);
+			__builtin_prefetch(rec + 64);
 		}
 		for (i = 0; i < n; i++) {
 			if ((err = dedup_prim_type(d, batch[i])))

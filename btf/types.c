@@ -306,15 +306,10 @@ static void *index_part(void *arg)
 	btf_mem_populate(btf->type_offs + p->from, (p->to - p->from) * sizeof(uint32_t));
 	for (i = p->from; i < p->to; i++) {
 		const struct btf_type *t = (const struct btf_type *)((char *)btf->types + off);
-		long sz;
+		long sz = btf_record_size(t, btf->layout, p->end - off);
 
-		if (p->end - off < sizeof(*t)) {
-			p->err = -EINVAL;
-			return NULL;
-		}
-		sz = btf_type_size_layout(t, btf->layout);
-		if (sz < 0 || (size_t)sz > p->end - off) {
-			p->err = -EINVAL;
+		if (sz < 0) {
+			p->err = sz;
 			return NULL;
 		}
 		btf->type_offs[i] = off;

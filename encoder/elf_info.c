@@ -53,25 +53,22 @@ static int cmp_func(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int cmp_obj(const void *a, const void *b)
-{
-	const struct enc_elf_sym *x = a, *y = b;
-	int c = cmp_prefix(x->prefix, y->prefix);
-
-	if (!c)
-		c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 static int cmp_obj_name(const void *a, const void *b)
 {
 	const struct enc_elf_sym *x = a, *y = b;
 	int c = cmp_prefix(x->prefix, y->prefix);
 
 	return c ? c : strcmp(x->name, y->name);
+}
+
+static int cmp_obj(const void *a, const void *b)
+{
+	const struct enc_elf_sym *x = a, *y = b;
+	int c = cmp_obj_name(a, b);
+
+	if (c)
+		return c;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
 static int load_sections(Elf *elf, struct enc_elf_info *info, const struct btf_log *log,
