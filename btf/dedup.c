@@ -462,7 +462,7 @@ static void dedup_free(struct dedup *d)
 	free(d->base_tp);
 	free(d->kinds);
 	free(d->map);
-	free(d->w.hypot_map);
+	btf_sparse_free(d->w.hypot_map, d->ids_cap * sizeof(*d->w.hypot_map));
 	free(d->w.hypot_blocks);
 	free(d->w.hypot_list);
 	free(d->cuts);
@@ -523,7 +523,6 @@ static void copy_records(void *dst, const void *src, size_t len)
 		pthread_join(th, NULL);
 }
 
-/* Copies the own records and indexes every type of the chain by id. */
 /*
  * Room in kinds, map and hypot_map for @n ids.  The first call may ask
  * for more than it needs: pages never touched cost nothing.
@@ -552,25 +551,17 @@ static int ids_reserve(struct dedup *d, size_t n)
 	map = realloc(d->map, n * sizeof(*map));
 	if (map)
 		d->map = map;
-	/* calloc(): zero pages the comparisons may never touch. */
-	hypot = d->w.hypot_map ? realloc(d->w.hypot_map, n * sizeof(*hypot)) :
-				 calloc(n, sizeof(*hypot));
-	if (hypot)
-		d->w.hypot_map = hypot;
-	if (!kinds || !map || !hypot)
+	if (!kinds || !map)
 		return -ENOMEM;
+	/* Zero pages the comparisons may never touch; its length is ids_cap's. */
+	hypot = d->w.hypot_map ? btf_sparse_resize(d->w.hypot_map, d->ids_cap * sizeof(*hypot),
+						   n * sizeof(*hypot)) :
+				 btf_sparse_alloc(n * sizeof(*hypot));
+	if (!hypot)
+		return -ENOMEM;
+	d->w.hypot_map = hypot;
 	btf_mem_huge(kinds, n);
 	btf_mem_huge(map, n * sizeof(*map));
-	/*
-	 * The hypothetical map is mostly untouched: small pages for it, huge
-	 * ones only for a part written here (fed ahead).
-	 */
-	if (!d->ids_cap) {
-		btf_mem_sparse(hypot, n * sizeof(*hypot));
-	} else {
-		btf_mem_huge(hypot + d->ids_cap, (n - d->ids_cap) * sizeof(*hypot));
-		memset(hypot + d->ids_cap, 0, (n - d->ids_cap) * sizeof(*hypot));
-	}
 	d->ids_cap = n;
 	return 0;
 }

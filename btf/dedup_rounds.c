@@ -503,6 +503,7 @@ static void fwd_roots_mark(struct dedup *d, uint32_t from, bool on)
 int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 {
 	struct rounds r = { .d = d, .wb = { .d = d } };
+	size_t hypot_len = (size_t)d->type_cnt * sizeof(*r.wb.hypot_map);
 	size_t cut = 0, next = 0;
 	unsigned int slow = 0;
 	double t0, t1, t2;
@@ -511,10 +512,8 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 	/* No round: no cut a round's work beyond. */
 	if (!d->cuts_cnt || d->cuts[d->cuts_cnt - 1] < (uint64_t)pos + d->round_types)
 		goto alone;
-	r.wb.hypot_map = calloc(d->type_cnt, sizeof(*r.wb.hypot_map));
+	r.wb.hypot_map = btf_sparse_alloc(hypot_len);
 	r.wb.hypot_blocks = calloc(hypot_block_words(d->type_cnt), sizeof(*r.wb.hypot_blocks));
-	if (r.wb.hypot_map)
-		btf_mem_sparse(r.wb.hypot_map, d->type_cnt * sizeof(*r.wb.hypot_map));
 	if (!r.wb.hypot_map || !r.wb.hypot_blocks || pthread_mutex_init(&r.mu, NULL))
 		goto alone;
 	if (pthread_cond_init(&r.cv, NULL)) {
@@ -584,12 +583,12 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 	view_free(&r.va);
 	view_free(&r.vb);
 	view_free(&r.vc);
-	free(r.wb.hypot_map);
+	btf_sparse_free(r.wb.hypot_map, hypot_len);
 	free(r.wb.hypot_blocks);
 	free(r.wb.hypot_list);
 	return err;
 alone:
-	free(r.wb.hypot_map);
+	btf_sparse_free(r.wb.hypot_map, hypot_len);
 	free(r.wb.hypot_blocks);
 	return dedup_structs_run(&d->w, pos, d->type_cnt);
 }

@@ -38,6 +38,8 @@ void cli_malloc_thp_reexec(char *const argv[], const char *path);
 bool cli_malloc_thp_rerun(void);
 /* Whether this run's malloc asked for huge pages (for -V). */
 bool cli_malloc_thp(void);
+/* Sets malloc's thresholds for a large input @path; whether it did (malloc_thp.c). */
+bool cli_malloc_tune(const char *path);
 
 int cmd_dump(int argc, char **argv);
 int cmd_inlines(int argc, char **argv);
