@@ -61,10 +61,6 @@ static inline void *btf_reserve_mem(void **data, size_t *cap, size_t elem_sz, si
 void btf_mem_populate(void *p, size_t len);
 /* Asks for huge pages for the 2 MB-aligned part of a big array. */
 void btf_mem_huge(void *p, size_t len);
-/* Zeroed pages mapped only where written, for a big sparse array; NULL on failure. */
-void *btf_sparse_alloc(size_t len);
-void *btf_sparse_resize(void *p, size_t old_len, size_t new_len);
-void btf_sparse_free(void *p, size_t len);
 
 /* Offset + 1 (0 = empty) and the string's hash, compared before the bytes. */
 struct strset_slot {

@@ -454,6 +454,34 @@ static bool equal_loc_proto(const struct btf_type *a, const struct btf_type *b)
 
 static void base_cands_put(struct base_cands *bc);
 
+/* The hypothetical map's directory for ids [0, @ids). */
+int hypot_reserve(struct walk *w, size_t ids)
+{
+	size_t len = ids / HYPOT_BLOCK_IDS + 1;
+	uint32_t **dir;
+
+	if (len <= w->hypot_dir_len)
+		return 0;
+	dir = realloc(w->hypot_dir, len * sizeof(*dir));
+	if (!dir)
+		return -ENOMEM;
+	memset(dir + w->hypot_dir_len, 0, (len - w->hypot_dir_len) * sizeof(*dir));
+	w->hypot_dir = dir;
+	w->hypot_dir_len = len;
+	return 0;
+}
+
+void hypot_free(struct walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->hypot_nr_chunks; i++)
+		free(w->hypot_chunks[i]);
+	free(w->hypot_chunks);
+	free(w->hypot_dir);
+	free(w->hypot_list);
+}
+
 static void dedup_free(struct dedup *d)
 {
 	base_cands_put(d->base_cands);
@@ -462,9 +490,7 @@ static void dedup_free(struct dedup *d)
 	free(d->base_tp);
 	free(d->kinds);
 	free(d->map);
-	btf_sparse_free(d->w.hypot_map, d->ids_cap * sizeof(*d->w.hypot_map));
-	free(d->w.hypot_blocks);
-	free(d->w.hypot_list);
+	hypot_free(&d->w);
 	free(d->cuts);
 	free(d->undo);
 	dedup_table_free(&d->tab);
@@ -524,42 +550,26 @@ static void copy_records(void *dst, const void *src, size_t len)
 }
 
 /*
- * Room in kinds, map and hypot_map for @n ids.  The first call may ask
- * for more than it needs: pages never touched cost nothing.
+ * Room in kinds, map and the hypothetical map for @n ids.  The first
+ * call may ask for more than it needs: pages never touched cost nothing.
  */
 static int ids_reserve(struct dedup *d, size_t n)
 {
 	uint8_t *kinds;
-	uint32_t *map, *hypot;
-	uint64_t *blocks;
-	size_t had, words;
+	uint32_t *map;
 
 	if (n <= d->ids_cap)
 		return 0;
 	if (d->ids_cap && n < 2 * d->ids_cap)
 		n = 2 * d->ids_cap;
-	words = hypot_block_words(n);
-	blocks = realloc(d->w.hypot_blocks, words * sizeof(*blocks));
-	if (!blocks)
-		return -ENOMEM;
-	d->w.hypot_blocks = blocks;
-	had = d->ids_cap ? hypot_block_words(d->ids_cap) : 0;
-	memset(blocks + had, 0, (words - had) * sizeof(*blocks));
 	kinds = realloc(d->kinds, n);
 	if (kinds)
 		d->kinds = kinds;
 	map = realloc(d->map, n * sizeof(*map));
 	if (map)
 		d->map = map;
-	if (!kinds || !map)
+	if (!kinds || !map || hypot_reserve(&d->w, n))
 		return -ENOMEM;
-	/* Zero pages the comparisons may never touch; its length is ids_cap's. */
-	hypot = d->w.hypot_map ? btf_sparse_resize(d->w.hypot_map, d->ids_cap * sizeof(*hypot),
-						   n * sizeof(*hypot)) :
-				 btf_sparse_alloc(n * sizeof(*hypot));
-	if (!hypot)
-		return -ENOMEM;
-	d->w.hypot_map = hypot;
 	btf_mem_huge(kinds, n);
 	btf_mem_huge(map, n * sizeof(*map));
 	d->ids_cap = n;
@@ -1355,8 +1365,34 @@ static const struct cand_table *walk_adds(const struct walk *w)
 	return w->v ? &w->v->adds : NULL;
 }
 
+/* A zeroed block for the hypothetical map, NULL without memory. */
+static uint32_t *hypot_block(struct walk *w)
+{
+	size_t n = w->hypot_dir_len < HYPOT_CHUNK_BLOCKS ? w->hypot_dir_len : HYPOT_CHUNK_BLOCKS;
+	void **chunks;
+	uint32_t *block;
+
+	if (!w->hypot_spare_cnt) {
+		chunks = realloc(w->hypot_chunks, (w->hypot_nr_chunks + 1) * sizeof(*chunks));
+		if (!chunks)
+			return NULL;
+		w->hypot_chunks = chunks;
+		w->hypot_spare = calloc(n, HYPOT_BLOCK_IDS * sizeof(uint32_t));
+		if (!w->hypot_spare)
+			return NULL;
+		chunks[w->hypot_nr_chunks++] = w->hypot_spare;
+		w->hypot_spare_cnt = n;
+	}
+	block = w->hypot_spare;
+	w->hypot_spare += HYPOT_BLOCK_IDS;
+	w->hypot_spare_cnt--;
+	return block;
+}
+
 static int hypot_add(struct walk *w, uint32_t from, uint32_t to)
 {
+	uint32_t *block;
+
 	/* Every 256 pairs: a relaxed load, cheaper than the head waiting. */
 	if (!(w->hypot_cnt & 255) && w->v && w->v->give_up &&
 	    __atomic_load_n(w->v->give_up, __ATOMIC_RELAXED))
@@ -1370,28 +1406,35 @@ static int hypot_add(struct walk *w, uint32_t from, uint32_t to)
 		w->hypot_list = list;
 		w->hypot_cap = cap;
 	}
+	block = w->hypot_dir[from / HYPOT_BLOCK_IDS];
+	if (!block) {
+		block = hypot_block(w);
+		if (!block)
+			return -ENOMEM;
+		w->hypot_dir[from / HYPOT_BLOCK_IDS] = block;
+	}
 	w->hypot_list[w->hypot_cnt++] = from;
-	w->hypot_blocks[from / HYPOT_BLOCK_IDS / 64] |= 1ull << (from / HYPOT_BLOCK_IDS % 64);
-	w->hypot_map[from] = to + 1;
+	block[from % HYPOT_BLOCK_IDS] = to + 1;
 	return 0;
 }
 
-/* hypot_map[@id], without touching a block never written. */
+/* The hypothetical map's entry of @id. */
 static inline uint32_t hypot_get(const struct walk *w, uint32_t id)
 {
-	uint32_t b = id / HYPOT_BLOCK_IDS;
+	const uint32_t *block = w->hypot_dir[id / HYPOT_BLOCK_IDS];
 
-	if (!(w->hypot_blocks[b / 64] >> (b % 64) & 1))
-		return 0;
-	return w->hypot_map[id];
+	return block ? block[id % HYPOT_BLOCK_IDS] : 0;
 }
 
 static void hypot_clear(struct walk *w)
 {
 	size_t i;
 
-	for (i = 0; i < w->hypot_cnt; i++)
-		w->hypot_map[w->hypot_list[i]] = 0;
+	for (i = 0; i < w->hypot_cnt; i++) {
+		uint32_t id = w->hypot_list[i];
+
+		w->hypot_dir[id / HYPOT_BLOCK_IDS][id % HYPOT_BLOCK_IDS] = 0;
+	}
 	w->hypot_cnt = 0;
 	w->hypot_adjust_canon = false;
 }
@@ -1598,7 +1641,7 @@ static void hypot_merge(struct walk *w)
 
 	for (i = 0; i < w->hypot_cnt; i++) {
 		uint32_t c_id = w_resolve(w, w->hypot_list[i]);
-		uint32_t t_id = w_resolve(w, w->hypot_map[w->hypot_list[i]] - 1);
+		uint32_t t_id = w_resolve(w, hypot_get(w, w->hypot_list[i]) - 1);
 		unsigned int c_kind = d->kinds[c_id], t_kind = d->kinds[t_id];
 
 		/* A base FWD may point into split types: base ids keep their numbers. */

@@ -47,34 +47,31 @@ struct view;
  */
 #define CACHE_LINE 64
 
-/* Entries of a walk's hypot_map per bit of its hypot_blocks: 4 KB. */
+/* Entries of a block of a walk's hypothetical map: 4 KB. */
 #define HYPOT_BLOCK_IDS 1024
-
-/* Words of hypot_blocks for @ids entries. */
-static inline size_t hypot_block_words(size_t ids)
-{
-	return ids / HYPOT_BLOCK_IDS / 64 + 1;
-}
+/* Blocks per allocation at most: 2 MB, one huge page. */
+#define HYPOT_CHUNK_BLOCKS 512
 
 /* One thread's phase 3: its comparisons' state. */
 struct walk {
 	char pad_head[CACHE_LINE];
 	struct dedup *d;
 	/*
-	 * Canonical-graph id -> candidate-graph id + 1 (0: none).  Zero
-	 * means empty so that calloc() gives it without a write: the
-	 * comparisons touch a third of its pages (vmlinux), and a first
-	 * write to a page is what costs here.
+	 * Canonical-graph id -> candidate-graph id + 1 (0: none), in blocks
+	 * of HYPOT_BLOCK_IDS entries, NULL until one of a block's entries is
+	 * first written.  The comparisons write a third of the blocks
+	 * (vmlinux); as one array of small pages that was ~1.2K page faults
+	 * per walk, each a first write (10-20 us on the VMs measured) and a
+	 * TLB flush.  Blocks come from chunks of up to HYPOT_CHUNK_BLOCKS,
+	 * huge pages where malloc asks for them, and are kept (zeroed)
+	 * from one comparison to the next.
 	 */
-	uint32_t *hypot_map;
-	/*
-	 * A bit per HYPOT_BLOCK_IDS entries of hypot_map: set once one was
-	 * written.  A read of a block never written returns 0 without
-	 * touching it, so that its page is not mapped to the zero page and
-	 * then copied on the first write (a fault and a TLB flush on every
-	 * CPU the process runs on, ~2K of each per vmlinux walk).
-	 */
-	uint64_t *hypot_blocks;
+	uint32_t **hypot_dir;
+	size_t hypot_dir_len;
+	uint32_t *hypot_spare;
+	size_t hypot_spare_cnt;
+	void **hypot_chunks;
+	size_t hypot_nr_chunks;
 	uint32_t *hypot_list;
 	size_t hypot_cnt;
 	size_t hypot_cap;
@@ -112,7 +109,7 @@ struct dedup {
 	 */
 	uint8_t *kinds;
 	uint32_t *map;
-	/* Phase 3 on this thread (its hypot_map is sized with kinds and map). */
+	/* Phase 3 on this thread (its hypothetical map is sized with kinds and map). */
 	struct walk w;
 	/*
 	 * Candidates: the base's (kept with the base: dedup_prep_base(); a
@@ -130,7 +127,7 @@ struct dedup {
 	uint32_t *str_map;
 	size_t str_map_cap;
 	uint32_t str_done; /* own ids below: names rewritten */
-	/* Entries of kinds, map and hypot_map. */
+	/* Entries of kinds and map, blocks' worth of the hypothetical map. */
 	size_t ids_cap;
 	/* Own ids below: phases 1-3 done (fed ahead). */
 	uint32_t done;
@@ -267,6 +264,10 @@ static inline void *log_push(void **arr, size_t *cnt, size_t *cap, size_t sz)
 int dedup_table_add(struct cand_table *tab, uint64_t h, uint32_t id);
 void dedup_table_free(struct cand_table *tab);
 bool dedup_table_has(const struct cand_table *tab, uint64_t h);
+
+/* Room in @w's hypothetical map for ids [0, @ids); its memory freed (dedup.c). */
+int hypot_reserve(struct walk *w, size_t ids);
+void hypot_free(struct walk *w);
 
 /* Phase 3 on struct @id, or on ids [@from, @to), as walk @w sees them (dedup.c). */
 int dedup_struct_type(struct walk *w, uint32_t id);

@@ -503,7 +503,6 @@ static void fwd_roots_mark(struct dedup *d, uint32_t from, bool on)
 int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 {
 	struct rounds r = { .d = d, .wb = { .d = d } };
-	size_t hypot_len = (size_t)d->type_cnt * sizeof(*r.wb.hypot_map);
 	size_t cut = 0, next = 0;
 	unsigned int slow = 0;
 	double t0, t1, t2;
@@ -512,9 +511,7 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 	/* No round: no cut a round's work beyond. */
 	if (!d->cuts_cnt || d->cuts[d->cuts_cnt - 1] < (uint64_t)pos + d->round_types)
 		goto alone;
-	r.wb.hypot_map = btf_sparse_alloc(hypot_len);
-	r.wb.hypot_blocks = calloc(hypot_block_words(d->type_cnt), sizeof(*r.wb.hypot_blocks));
-	if (!r.wb.hypot_map || !r.wb.hypot_blocks || pthread_mutex_init(&r.mu, NULL))
+	if (hypot_reserve(&r.wb, d->type_cnt) || pthread_mutex_init(&r.mu, NULL))
 		goto alone;
 	if (pthread_cond_init(&r.cv, NULL)) {
 		pthread_mutex_destroy(&r.mu);
@@ -583,12 +580,9 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 	view_free(&r.va);
 	view_free(&r.vb);
 	view_free(&r.vc);
-	btf_sparse_free(r.wb.hypot_map, hypot_len);
-	free(r.wb.hypot_blocks);
-	free(r.wb.hypot_list);
+	hypot_free(&r.wb);
 	return err;
 alone:
-	btf_sparse_free(r.wb.hypot_map, hypot_len);
-	free(r.wb.hypot_blocks);
+	hypot_free(&r.wb);
 	return dedup_structs_run(&d->w, pos, d->type_cnt);
 }

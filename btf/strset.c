@@ -46,40 +46,6 @@ void btf_mem_huge(void *p, size_t len)
 		advise_inner(p, len, HUGE_SZ, MADV_HUGEPAGE);
 }
 
-/*
- * Zeroed memory for a large array written only here and there (the
- * dedup's hypothetical maps), mapped directly: calloc() may hand out a
- * reused heap chunk and clear all of it, making every page resident
- * (with the encoder's malloc thresholds, cmd/malloc_thp.c: +10 MB
- * at the peak).  Small pages: where malloc itself asks for huge ones,
- * each write would make 2 MB of it resident.
- */
-void *btf_sparse_alloc(size_t len)
-{
-	void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		       0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	if (len >= HUGE_MIN)
-		madvise(p, len, MADV_NOHUGEPAGE);
-	return p;
-}
-
-/* @p of btf_sparse_alloc(@old_len) to @new_len bytes, the new ones zero; NULL: @p as it was. */
-void *btf_sparse_resize(void *p, size_t old_len, size_t new_len)
-{
-	void *q = mremap(p, old_len ? old_len : 1, new_len ? new_len : 1, MREMAP_MAYMOVE);
-
-	return q == MAP_FAILED ? NULL : q;
-}
-
-void btf_sparse_free(void *p, size_t len)
-{
-	if (p)
-		munmap(p, len ? len : 1);
-}
-
 static void *grow_mem(void **data, size_t *cap, size_t elem_sz, size_t cur_cnt, size_t max_cnt,
 		      size_t add_cnt, bool zero_spare)
 {

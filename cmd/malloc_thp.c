@@ -147,8 +147,8 @@ out:
  * costs 10-20 us: vmlinux, -j2, ~22K faults, ~10% of the CPU time.  Kept
  * in the heaps (trimmed past 16 MB only, chunks mmap()ed from 32 MB) and
  * grown 4 MB at a time (whole huge pages): ~14K faults, wall and CPU -4%
- * (docs/performance.md).  The dedup's sparse maps are mmap()ed by
- * themselves, so the peak stays.  Small inputs keep the defaults.
+ * (docs/performance.md), the same peak.  Small inputs keep the
+ * defaults.
  */
 bool cli_malloc_tune(const char *path)
 {
