@@ -480,6 +480,11 @@ void hypot_free(struct walk *w)
 	free(w->hypot_chunks);
 	free(w->hypot_dir);
 	free(w->hypot_list);
+	w->hypot_chunks = NULL;
+	w->hypot_nr_chunks = w->hypot_spare_cnt = w->hypot_dir_len = 0;
+	w->hypot_dir = NULL;
+	w->hypot_list = NULL;
+	w->hypot_cnt = w->hypot_cap = 0;
 }
 
 static void dedup_free(struct dedup *d)

@@ -49,7 +49,7 @@ struct view;
 
 /* Entries of a block of a walk's hypothetical map: 4 KB. */
 #define HYPOT_BLOCK_IDS 1024
-/* Blocks per allocation at most: 2 MB, one huge page. */
+/* Blocks per allocation at most: 2 MB, a few faults on malloc's huge pages. */
 #define HYPOT_CHUNK_BLOCKS 512
 
 /* One thread's phase 3: its comparisons' state. */
@@ -62,8 +62,8 @@ struct walk {
 	 * first written.  The comparisons write a third of the blocks
 	 * (vmlinux); as one array of small pages that was ~1.2K page faults
 	 * per walk, each a first write (10-20 us on the VMs measured) and a
-	 * TLB flush.  Blocks come from chunks of up to HYPOT_CHUNK_BLOCKS,
-	 * huge pages where malloc asks for them, and are kept (zeroed)
+	 * TLB flush.  Blocks come from chunks of up to HYPOT_CHUNK_BLOCKS
+	 * (on huge pages where malloc's heap is), and are kept (zeroed)
 	 * from one comparison to the next.
 	 */
 	uint32_t **hypot_dir;
@@ -127,7 +127,7 @@ struct dedup {
 	uint32_t *str_map;
 	size_t str_map_cap;
 	uint32_t str_done; /* own ids below: names rewritten */
-	/* Entries of kinds and map, blocks' worth of the hypothetical map. */
+	/* Entries of kinds and map; w's hypothetical map covers as many ids. */
 	size_t ids_cap;
 	/* Own ids below: phases 1-3 done (fed ahead). */
 	uint32_t done;

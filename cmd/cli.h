@@ -38,8 +38,15 @@ void cli_malloc_thp_reexec(char *const argv[], const char *path);
 bool cli_malloc_thp_rerun(void);
 /* Whether this run's malloc asked for huge pages (for -V). */
 bool cli_malloc_thp(void);
-/* Sets malloc's thresholds for a large input @path; whether it did (malloc_thp.c). */
-bool cli_malloc_tune(const char *path);
+/* What cli_malloc_tune() did: */
+enum cli_malloc_tuning {
+	CLI_MALLOC_DEFAULT, /* nothing: a small input (or glibc refused) */
+	CLI_MALLOC_LARGE,   /* the thresholds for a large input */
+	CLI_MALLOC_USERS,   /* those, but the user set some of them */
+};
+
+/* Sets malloc's thresholds for a large input @path, except those the user set (malloc_thp.c). */
+enum cli_malloc_tuning cli_malloc_tune(const char *path);
 
 int cmd_dump(int argc, char **argv);
 int cmd_inlines(int argc, char **argv);

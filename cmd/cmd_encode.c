@@ -184,7 +184,8 @@ static int parse_and_encode(int argc, char **argv, char *const args[])
 	struct feature_state fs = { .features = ENC_F_LEGACY };
 	struct enc_opts o = { .jobs = 1 };
 	const char *lang_exclude = getenv("PAHOLE_LANG_EXCLUDE");
-	bool encode = false, no_progress = false, tuned;
+	enum cli_malloc_tuning tuning;
+	bool encode = false, no_progress = false;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "Jj::V", encode_longopts, NULL)) != -1) {
@@ -290,13 +291,16 @@ static int parse_and_encode(int argc, char **argv, char *const args[])
 	o.progress = !no_progress && isatty(STDERR_FILENO) && !getenv("MAKEFLAGS");
 	/* Returns only where the heap is as it will be (malloc_thp.c). */
 	cli_malloc_thp_reexec(args, o.path);
-	tuned = cli_malloc_tune(o.path);
+	tuning = cli_malloc_tune(o.path);
 	if (o.verbose) {
 		fprintf(stderr, "btfenc %s (pahole-compatible v1.31)\n", BTFENC_VERSION);
 		fprintf(stderr, "btfenc: jobs=%u features=", o.jobs);
 		enc_feature_print(stderr, o.features);
 		fprintf(stderr, "btfenc: malloc on huge pages: %s, thresholds: %s\n",
-			cli_malloc_thp() ? "yes" : "no", tuned ? "large input" : "default");
+			cli_malloc_thp() ? "yes" : "no",
+			tuning == CLI_MALLOC_LARGE ? "large input" :
+			tuning == CLI_MALLOC_USERS ? "large input, the user's kept" :
+						     "default");
 	}
 	return enc_run(&o, &cli_log) ? 1 : 0;
 }

@@ -76,15 +76,15 @@ static bool can_run_again(void)
 	return getauxval(AT_BASE) && !getauxval(AT_SECURE);
 }
 
-/* The value @list (GLIBC_TUNABLES: name=value:...) gives the tunable, or NULL. */
-static const char *tunable_value(const char *list)
+/* The value @list (GLIBC_TUNABLES: name=value:...) gives tunable @name, or NULL. */
+static const char *tunable_value(const char *list, const char *name)
 {
-	const size_t n = strlen(THP_TUNABLE "=");
+	const size_t n = strlen(name);
 	const char *p = list;
 
 	while (p && *p) {
-		if (!strncmp(p, THP_TUNABLE "=", n))
-			return p + n;
+		if (!strncmp(p, name, n) && p[n] == '=')
+			return p + n + 1;
 		p = strchr(p, ':');
 		if (p)
 			p++;
@@ -92,9 +92,16 @@ static const char *tunable_value(const char *list)
 	return NULL;
 }
 
+static bool large_input(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && st.st_size >= THP_MIN_INPUT;
+}
+
 bool cli_malloc_thp(void)
 {
-	const char *v = tunable_value(getenv("GLIBC_TUNABLES"));
+	const char *v = tunable_value(getenv("GLIBC_TUNABLES"), THP_TUNABLE);
 
 	return v && v[0] == '1' && (!v[1] || v[1] == ':');
 }
@@ -108,7 +115,6 @@ void cli_malloc_thp_reexec(char *const argv[], const char *path)
 {
 	const char *env = getenv("GLIBC_TUNABLES");
 	char *old = NULL, *val = NULL;
-	struct stat st;
 
 	/* The second run: the marker goes, whatever glibc did with the tunable. */
 	if (getenv(RERUN_MARK)) {
@@ -117,8 +123,7 @@ void cli_malloc_thp_reexec(char *const argv[], const char *path)
 	}
 	/* Set in any way already (the user's choice), or a small input. */
 	if ((env && strstr(env, THP_TUNABLE)) || getenv("BTFENC_NO_THP") || !can_run_again() ||
-	    !glibc_has_tunable() || !thp_when_advised() || stat(path, &st) ||
-	    st.st_size < THP_MIN_INPUT)
+	    !glibc_has_tunable() || !thp_when_advised() || !large_input(path))
 		return;
 	if (env && !(old = strdup(env)))
 		return;
@@ -148,14 +153,34 @@ out:
  * in the heaps (trimmed past 16 MB only, chunks mmap()ed from 32 MB) and
  * grown 4 MB at a time (whole huge pages): ~14K faults, wall and CPU -4%
  * (docs/performance.md), the same peak.  Small inputs keep the
- * defaults.
+ * defaults, and a threshold the user set (GLIBC_TUNABLES, or glibc's
+ * MALLOC_*_ variables) is left as it is.
  */
-bool cli_malloc_tune(const char *path)
+enum cli_malloc_tuning cli_malloc_tune(const char *path)
 {
-	struct stat st;
+	static const struct {
+		const char *tunable, *env;
+		int param, value;
+	} t[] = {
+		{ "glibc.malloc.trim_threshold", "MALLOC_TRIM_THRESHOLD_", M_TRIM_THRESHOLD,
+		  16 << 20 },
+		{ "glibc.malloc.mmap_threshold", "MALLOC_MMAP_THRESHOLD_", M_MMAP_THRESHOLD,
+		  32 << 20 },
+		{ "glibc.malloc.top_pad", "MALLOC_TOP_PAD_", M_TOP_PAD, 4 << 20 },
+	};
+	const char *list = getenv("GLIBC_TUNABLES");
+	unsigned int i, set = 0, users = 0;
 
-	if (stat(path, &st) || st.st_size < THP_MIN_INPUT)
-		return false;
-	return mallopt(M_MMAP_THRESHOLD, 32 << 20) && mallopt(M_TRIM_THRESHOLD, 16 << 20) &&
-	       mallopt(M_TOP_PAD, 4 << 20);
+	if (!large_input(path))
+		return CLI_MALLOC_DEFAULT;
+	/* A threshold the user set is theirs: the others are set all the same. */
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (tunable_value(list, t[i].tunable) || getenv(t[i].env))
+			users++;
+		else
+			set += mallopt(t[i].param, t[i].value) == 1;
+	}
+	if (users)
+		return CLI_MALLOC_USERS;
+	return set == sizeof(t) / sizeof(t[0]) ? CLI_MALLOC_LARGE : CLI_MALLOC_DEFAULT;
 }

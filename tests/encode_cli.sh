@@ -75,8 +75,19 @@ objcopy --add-section .pad="$T/pad" "$DEMO" "$T/big"
 enc() { env -u BTFENC_NO_THP -u GLIBC_TUNABLES "$@" 2>"$T/v"; }
 enc "$BTFENC" -V --btf_encode_detached "$T/thp.btf" "$T/big"
 grep -q "malloc on huge pages: $thp" "$T/v"; check "-V, 64 MB input: malloc on huge pages: $thp" $?
+# ASan's allocator takes no thresholds: mallopt() fails there, and -V says so.
+tuned="large input"
+{ ldd "$BTFENC" | grep -q libasan || nm "$BTFENC" | grep -q __asan_init; } 2>/dev/null && tuned=default
+grep -q "thresholds: $tuned\$" "$T/v"; check "-V, 64 MB input: malloc thresholds: $tuned" $?
 enc "$BTFENC" -V --btf_encode_detached "$T/small.btf" "$DEMO"
 grep -q "malloc on huge pages: no" "$T/v"; check "a small input: no huge pages" $?
+grep -q "thresholds: default" "$T/v"; check "a small input: malloc's default thresholds" $?
+enc GLIBC_TUNABLES=glibc.malloc.top_pad=131072 "$BTFENC" -V --btf_encode_detached "$T/tp.btf" "$T/big"
+grep -q "thresholds: large input, the user's kept" "$T/v"
+check "a malloc threshold set by the user is kept" $?
+enc MALLOC_TRIM_THRESHOLD_=131072 "$BTFENC" -V --btf_encode_detached "$T/tt.btf" "$T/big"
+grep -q "thresholds: large input, the user's kept" "$T/v"
+check "glibc's MALLOC_TRIM_THRESHOLD_ is kept" $?
 enc BTFENC_NO_THP=1 "$BTFENC" -V --btf_encode_detached "$T/nothp.btf" "$T/big"
 grep -q "malloc on huge pages: no" "$T/v"; check "BTFENC_NO_THP=1 turns it off" $?
 enc GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$BTFENC" -V --btf_encode_detached "$T/t0.btf" "$T/big"
@@ -84,8 +95,10 @@ grep -q "malloc on huge pages: no" "$T/v"; check "a hugetlb tunable set by the u
 enc "$BTFENC" -V --btf_features=default,no_such --btf_encode_detached "$T/t1.btf" "$T/big"
 [ "$(grep -c "ignoring unknown BTF feature" "$T/v")" -eq 1 ]
 check "a notice of the parse is printed once" $?
-cmp -s "$T/thp.btf" "$T/nothp.btf" && cmp -s "$T/thp.btf" "$T/t0.btf" && cmp -s "$T/thp.btf" "$T/small.btf"
-check "the same bytes with and without huge pages" $?
+cmp -s "$T/thp.btf" "$T/nothp.btf" && cmp -s "$T/thp.btf" "$T/t0.btf" &&
+	cmp -s "$T/thp.btf" "$T/small.btf" && cmp -s "$T/thp.btf" "$T/tp.btf" &&
+	cmp -s "$T/thp.btf" "$T/tt.btf"
+check "the same bytes with and without huge pages or thresholds" $?
 rm -f "$T/pad" "$T/big"
 
 # Bad input: one line, exit 1, file untouched.
