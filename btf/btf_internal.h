@@ -162,6 +162,9 @@ struct btf {
 	/* btf_names_in(): names at these addresses are base strings. */
 	const char *names_lo, *names_hi;
 
+	/* exact.c: merges leave out exact copies of the types merged before. */
+	struct btf_exact *exact;
+
 	/* dedup.c: this BTF's types as candidates for BTFs split on it. */
 	void *dedup_cands;
 };
@@ -269,6 +272,19 @@ void btf_reserve_types(struct btf *btf, size_t bytes);
  * id, nor add to it otherwise, in between.
  */
 void btf_defer_offsets(struct btf *btf);
+/*
+ * From now on, the merges into @btf (btf_merge_btf*()) leave out every
+ * type that is an exact copy of a type an earlier merge added (exact.c
+ * says when the dedup's output stays the same), and btf_merge_ids()
+ * says where each type of the last merge went.  The merged records must
+ * not change until btf_merge_exact_end() (a dedup fed ahead leaves them
+ * as they are).  -ENOMEM, or 0.
+ */
+int btf_merge_exact_start(struct btf *btf);
+/* Local index (id - start id) of the last merge's source -> id; NULL if not started. */
+const uint32_t *btf_merge_ids(const struct btf *btf);
+/* Ends it: how many types the merges took in, and how many they left out. */
+void btf_merge_exact_end(struct btf *btf, uint64_t *types, uint64_t *copies);
 /* In two halves on two threads when there are many (where a merge began). */
 int btf_index_types(struct btf *btf);
 /*
@@ -315,6 +331,26 @@ int btf_commit_type(struct btf *btf, size_t size);
 struct btf_type *btf_last_type(struct btf *btf);
 
 #include "visit.h"
+
+/*
+ * exact.c, for add_btf(): the merge at hand's @nr records (@len bytes) go
+ * to btf_exact_begin()'s buffer, names mapped, each at its offset in
+ * btf_exact_offs(); btf_exact_plan() finds the types that are copies of
+ * types merged before, gives every other one the next id of @dst in
+ * order (btf_exact_map(): local index -> id in @dst) and returns their
+ * bytes (*@nr_new of them); once they are appended at @off,
+ * btf_exact_register() lets later merges find them.
+ */
+struct btf_exact;
+struct btf_exact *btf_exact_new(void);
+void btf_exact_free(struct btf_exact *x);
+void *btf_exact_begin(struct btf_exact *x, size_t len, uint32_t nr);
+uint32_t *btf_exact_offs(struct btf_exact *x);
+const uint32_t *btf_exact_map(const struct btf_exact *x);
+long btf_exact_plan(struct btf_exact *x, const struct btf *dst, uint32_t start_id,
+		    enum btf_loc_layout layout, uint32_t *nr_new);
+int btf_exact_register(struct btf_exact *x, const struct btf *dst, size_t off);
+void btf_exact_counts(const struct btf_exact *x, uint64_t *types, uint64_t *copies);
 
 /* Swaps the byte order of one record in place; @t's header is native. */
 void btf_bswap_type_body(struct btf_type *t, enum btf_loc_layout layout);

@@ -86,6 +86,7 @@ void btf__free(struct btf *btf)
 	if (!btf)
 		return;
 	btf_dedup_base_free(btf);
+	btf_exact_free(btf->exact);
 	free(btf->layout_sec);
 	free(btf->types);
 	free(btf->type_offs);
@@ -285,6 +286,27 @@ void btf_reserve_types(struct btf *btf, size_t bytes)
 void btf_defer_offsets(struct btf *btf)
 {
 	btf->offs_deferred = true;
+}
+
+int btf_merge_exact_start(struct btf *btf)
+{
+	if (!btf->exact)
+		btf->exact = btf_exact_new();
+	return btf->exact ? 0 : -ENOMEM;
+}
+
+const uint32_t *btf_merge_ids(const struct btf *btf)
+{
+	return btf->exact ? btf_exact_map(btf->exact) : NULL;
+}
+
+void btf_merge_exact_end(struct btf *btf, uint64_t *types, uint64_t *copies)
+{
+	*types = *copies = 0;
+	if (btf->exact)
+		btf_exact_counts(btf->exact, types, copies);
+	btf_exact_free(btf->exact);
+	btf->exact = NULL;
 }
 
 /* Types [from, to) of @btf, whose records start at @off and end at @end. */
@@ -919,6 +941,8 @@ struct add_btf_ctx {
 	struct btf *dst;
 	const struct btf *src;
 	uint32_t id_delta;
+	/* Or, leaving out copies: local index -> id (btf_exact_map()). */
+	const uint32_t *id_map;
 	/*
 	 * dst offset + 1 of each src-owned string offset already added: names
 	 * repeat far more often than they are distinct, so each distinct
@@ -1007,9 +1031,12 @@ void btf_off_map_free(struct btf_off_map *m)
 static int remap_id(uint32_t *id, void *arg)
 {
 	struct add_btf_ctx *c = arg;
+	uint32_t i = *id - c->src->start_id;
 
-	if (*id >= c->src->start_id)
-		*id += c->id_delta;
+	if (*id < c->src->start_id)
+		return 0;
+	/* An id past the source's types is left for validation to find. */
+	*id = c->id_map && i < c->src->nr_types ? c->id_map[i] : *id + c->id_delta;
 	return 0;
 }
 
@@ -1063,12 +1090,121 @@ static int remap_str(uint32_t *off, void *arg)
 	return 0;
 }
 
+/*
+ * Room for @len more bytes of records and @nr more types, mapped for
+ * writing.  Every byte is written next: no zeroing (vmlinux: 130 MB).
+ */
+static int reserve_records(struct btf *dst, size_t len, uint32_t nr)
+{
+	if (!btf_grow_mem(&dst->types, &dst->types_cap, 1, dst->types_len, UINT32_MAX, len))
+		return -ENOMEM;
+	if (dst->offs_deferred && nr) {
+		uint64_t *mark = btf_add_mem((void **)&dst->offs_marks, &dst->offs_marks_cap,
+					     sizeof(*mark), dst->nr_offs_marks, SIZE_MAX, 1);
+
+		/* The records' offsets fit in 32 bits (btf_grow_mem() above). */
+		if (!mark)
+			return -ENOMEM;
+		*mark = (uint64_t)dst->nr_types << 32 | dst->types_len;
+		dst->nr_offs_marks++;
+	} else if (!dst->offs_deferred &&
+		   !btf_grow_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
+				 dst->nr_types, BTF_MAX_NR_TYPES, nr)) {
+		return -ENOMEM;
+	}
+	btf_mem_populate((char *)dst->types + dst->types_len, len);
+	if (!dst->offs_deferred)
+		btf_mem_populate(dst->type_offs + dst->nr_types, nr * sizeof(uint32_t));
+	return 0;
+}
+
+/* The size of @st, a record of @c's source, if @c's destination can take it. */
+static long record_fits(const struct add_btf_ctx *c, const struct btf_type *st)
+{
+	long sz = btf_type_size_layout(st, c->src->layout);
+
+	/* A location record means something else in the other layout. */
+	if (sz < 0 || (btf_kind(st) >= BTF_KIND_LOC_PARAM && c->src->layout != c->dst->layout))
+		return -EINVAL;
+	return sz;
+}
+
+/* Appends @st, @sz bytes, its ids mapped (and its names, unless @names_done). */
+static int append_record(struct add_btf_ctx *c, const struct btf_type *st, long sz, bool names_done)
+{
+	struct btf *dst = c->dst;
+	struct btf_type *t = (struct btf_type *)((char *)dst->types + dst->types_len);
+	int err;
+
+	memcpy(t, st, sz);
+	err = btf_type_visit_type_ids(t, c->src->layout, remap_id, c);
+	if (!err && !names_done)
+		err = btf_type_visit_str_offs(t, c->src->layout, remap_str, c);
+	if (err)
+		return err;
+	if (!dst->offs_deferred)
+		dst->type_offs[dst->nr_types] = dst->types_len;
+	dst->nr_types++;
+	dst->types_len += sz;
+	return 0;
+}
+
+/*
+ * The source's records with their names mapped go to exact.c's buffer
+ * first; the types that are no copy of an earlier merge's then follow.
+ */
+static int add_btf_exact(struct add_btf_ctx *c)
+{
+	const struct btf *src = c->src;
+	struct btf *dst = c->dst;
+	struct btf_exact *x = dst->exact;
+	char *recs = btf_exact_begin(x, src->types_len, src->nr_types);
+	uint32_t *offs = btf_exact_offs(x), first_id = btf__type_cnt(dst), nr_new, i;
+	size_t off = 0, start = dst->types_len;
+	long sz, len;
+	int err;
+
+	if (!recs)
+		return -ENOMEM;
+	for (i = 0; i < src->nr_types; i++) {
+		const struct btf_type *st = btf__type_by_id(src, src->start_id + i);
+
+		sz = record_fits(c, st);
+		if (sz < 0)
+			return sz;
+		memcpy(recs + off, st, sz);
+		err = btf_type_visit_str_offs((struct btf_type *)(recs + off), src->layout,
+					      remap_str, c);
+		if (err)
+			return err;
+		offs[i] = off;
+		off += sz;
+	}
+	offs[i] = off;
+	len = btf_exact_plan(x, dst, src->start_id, src->layout, &nr_new);
+	if (len < 0)
+		return len;
+	if ((err = reserve_records(dst, len, nr_new)))
+		return err;
+	c->id_map = btf_exact_map(x);
+	for (i = 0; i < src->nr_types; i++) {
+		const struct btf_type *t = (const struct btf_type *)(recs + offs[i]);
+
+		if (c->id_map[i] < first_id)
+			continue;
+		err = append_record(c, t, offs[i + 1] - offs[i], true);
+		if (err)
+			return err;
+	}
+	return btf_exact_register(x, dst, start);
+}
+
 static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
 		   struct btf_off_map *base_map, uint64_t *base_seen)
 {
 	size_t old_len = dst->types_len;
 	uint32_t old_nr = dst->nr_types, i;
-	struct add_btf_ctx c = { dst, src, 0, NULL, base_map, base_seen };
+	struct add_btf_ctx c = { dst, src, 0, NULL, NULL, base_map, base_seen };
 	int first_id = btf__type_cnt(dst);
 	int err = 0;
 
@@ -1076,59 +1212,26 @@ static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
 	if (!src->nr_types)
 		return first_id;
 	c.str_map = calloc(src->strs->len ? src->strs->len : 1, sizeof(*c.str_map));
-	/* Every byte reserved here is copied over: no zeroing (vmlinux: 130 MB). */
-	if (!c.str_map || !btf_grow_mem(&dst->types, &dst->types_cap, 1, dst->types_len,
-					UINT32_MAX, src->types_len)) {
-		free(c.str_map);
+	if (!c.str_map)
 		return -ENOMEM;
-	}
-	if (dst->offs_deferred) {
-		uint64_t *mark = btf_add_mem((void **)&dst->offs_marks, &dst->offs_marks_cap,
-					     sizeof(*mark), dst->nr_offs_marks, SIZE_MAX, 1);
-
-		/* The records' offsets fit in 32 bits (btf_grow_mem() above). */
-		if (!mark) {
-			free(c.str_map);
-			return -ENOMEM;
-		}
-		*mark = (uint64_t)dst->nr_types << 32 | dst->types_len;
-		dst->nr_offs_marks++;
-	} else if (!btf_grow_mem((void **)&dst->type_offs, &dst->type_offs_cap, sizeof(uint32_t),
-				 dst->nr_types, BTF_MAX_NR_TYPES, src->nr_types)) {
-		free(c.str_map);
-		return -ENOMEM;
-	}
-	if (all_strs) {
-		err = strset__add_all(dst->strs, src->strs, c.str_map);
-		if (err) {
-			free(c.str_map);
-			return err;
-		}
-	}
-	btf_mem_populate((char *)dst->types + dst->types_len, src->types_len);
-	if (!dst->offs_deferred)
-		btf_mem_populate(dst->type_offs + dst->nr_types, src->nr_types * sizeof(uint32_t));
-	for (i = 0; i < src->nr_types; i++) {
-		const struct btf_type *st = btf__type_by_id(src, src->start_id + i);
-		long sz = btf_type_size_layout(st, src->layout);
-		struct btf_type *t;
-
-		/* A location record means something else in the other layout. */
-		if (sz < 0 || (btf_kind(st) >= BTF_KIND_LOC_PARAM && src->layout != dst->layout)) {
-			err = -EINVAL;
-			goto fail;
-		}
-		t = (struct btf_type *)((char *)dst->types + dst->types_len);
-		memcpy(t, st, sz);
-		err = btf_type_visit_type_ids(t, src->layout, remap_id, &c);
-		if (!err)
-			err = btf_type_visit_str_offs(t, src->layout, remap_str, &c);
+	if (all_strs && (err = strset__add_all(dst->strs, src->strs, c.str_map)))
+		goto fail;
+	if (dst->exact) {
+		err = add_btf_exact(&c);
 		if (err)
 			goto fail;
-		if (!dst->offs_deferred)
-			dst->type_offs[dst->nr_types] = dst->types_len;
-		dst->nr_types++;
-		dst->types_len += sz;
+		free(c.str_map);
+		return first_id;
+	}
+	if ((err = reserve_records(dst, src->types_len, src->nr_types)))
+		goto fail;
+	for (i = 0; i < src->nr_types; i++) {
+		const struct btf_type *st = btf__type_by_id(src, src->start_id + i);
+		long sz = record_fits(&c, st);
+
+		err = sz < 0 ? sz : append_record(&c, st, sz, false);
+		if (err)
+			goto fail;
 	}
 	free(c.str_map);
 	return first_id;

@@ -327,6 +327,7 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 	struct enc_func_order order = { 0 };
 	struct btf *extra = NULL;
 	double t = now();
+	uint64_t types, copies;
 	struct stat st;
 	int err, werr;
 
@@ -367,10 +368,18 @@ int enc_run(const struct enc_opts *o, const struct btf_log *user_log)
 	/* Fed ahead, the dedup reads the types by id as they come. */
 	if (!s.ahead)
 		btf_defer_offsets(s.all);
+	err = btf_merge_exact_start(s.all);
+	if (err)
+		goto out;
 	t = now();
 	s.names_on_base = true;
 	err = enc_pool_run(&po, enc_merge_cu, &s, log);
 	/* Only the merge uses them; the dedup, next, is the peak. */
+	btf_merge_exact_end(s.all, &types, &copies);
+	if (!err && o->verbose)
+		fprintf(stderr,
+			"btfenc: merge: %llu types, %llu left out as copies of an earlier CU's\n",
+			(unsigned long long)types, (unsigned long long)copies);
 	btf_off_map_free(&s.str_base_map);
 	btf_off_map_free(&s.names_base_map);
 	if (btf__base_btf(s.names) != s.names_base) {

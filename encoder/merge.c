@@ -17,11 +17,18 @@ struct cu_map {
 	/* The names in the file's .debug_str merged so far (s->names_base_map). */
 	struct btf_off_map *base_map;
 	uint32_t delta;
+	/* Where the merge left out copies (btf_merge_ids()): local index -> id. */
+	const uint32_t *ids;
+	uint32_t start_id, nr;
 };
 
 static uint32_t map_id(const struct cu_map *m, uint32_t id)
 {
-	return id ? id + m->delta : 0;
+	if (!id)
+		return 0;
+	if (m->ids && id >= m->start_id && id - m->start_id < m->nr)
+		return m->ids[id - m->start_id];
+	return id + m->delta;
 }
 
 static int map_str(const struct cu_map *m, uint32_t off, uint32_t *out)
@@ -199,7 +206,7 @@ static int merge_sites(struct enc_state *s, const struct cu_map *m, const struct
 int enc_merge_cu(void *ctx, uint32_t idx, struct dw_cu *cu)
 {
 	struct enc_state *s = ctx;
-	struct cu_map m = { cu->names, s->names, &s->names_base_map, 0 };
+	struct cu_map m = { cu->names, s->names, &s->names_base_map, 0, NULL, 0, 0 };
 	int first, err;
 
 	if (cu->skipped || !cu->btf)
@@ -226,6 +233,9 @@ int enc_merge_cu(void *ctx, uint32_t idx, struct dw_cu *cu)
 		return first;
 	}
 	m.delta = first - btf__start_id(cu->btf);
+	m.ids = btf_merge_ids(s->all);
+	m.start_id = btf__start_id(cu->btf);
+	m.nr = btf__type_cnt(cu->btf) - m.start_id;
 	if (!s->names_setup && (err = enc_names_setup(s, cu)))
 		return err;
 	m.names = s->names;

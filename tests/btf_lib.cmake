@@ -48,3 +48,8 @@ add_executable(test_merge_names ${TESTS_DIR}/test_merge_names.c)
 target_include_directories(test_merge_names PRIVATE ${CMAKE_SOURCE_DIR}/btf)
 target_link_libraries(test_merge_names PRIVATE btfenc_btf)
 add_test(NAME btf_merge_names COMMAND test_merge_names)
+
+add_executable(test_merge_exact ${TESTS_DIR}/test_merge_exact.c)
+target_include_directories(test_merge_exact PRIVATE ${CMAKE_SOURCE_DIR}/btf)
+target_link_libraries(test_merge_exact PRIVATE btfenc_btf)
+add_test(NAME btf_merge_exact COMMAND test_merge_exact)
