@@ -284,13 +284,20 @@ static int map_ref(uint32_t *id, void *arg)
 	return 0;
 }
 
-/* Type @i's record with its ids mapped, in x->key; its size in words. */
-static long make_key(struct btf_exact *x, uint32_t i, uint32_t cycle)
+/*
+ * Type @i's record with its ids mapped, in *@key: in x->key, or the
+ * record itself where it refers to no type of the merge.  Its size in
+ * words.
+ */
+static long make_key(struct btf_exact *x, uint32_t i, uint32_t cycle, const uint32_t **key)
 {
 	struct key_ctx c = { x, x->start_id, cycle };
 	struct btf_type *t = rec(x, i);
 	long sz = rec_size(x, i);
 
+	*key = (const uint32_t *)t;
+	if (x->ref_first[i] == x->ref_first[i + 1])
+		return sz / 4;
 	if ((size_t)sz > x->key_cap) {
 		if (grow(&x->key, 1, sz))
 			return -ENOMEM;
@@ -298,17 +305,18 @@ static long make_key(struct btf_exact *x, uint32_t i, uint32_t cycle)
 	}
 	memcpy(x->key, t, sz);
 	btf_type_visit_type_ids((struct btf_type *)x->key, x->layout, map_ref, &c);
+	*key = x->key;
 	return sz / 4;
 }
 
-/* Whether the record at @off in @dst is x->key, @n words. */
-static bool key_is(const struct btf_exact *x, uint32_t off, long n)
+/* Whether the record at @off in dst is @key, @n words. */
+static bool key_is(const struct btf_exact *x, const uint32_t *key, uint32_t off, long n)
 {
 	const uint32_t *r = (const uint32_t *)((const char *)x->dst->types + off);
 
 	/* The same header (kind, vlen) first: then the same size. */
-	return r[0] == x->key[0] && r[1] == x->key[1] && r[2] == x->key[2] &&
-	       !memcmp(r + 3, x->key + 3, (n - 3) * 4);
+	return r[0] == key[0] && r[1] == key[1] && r[2] == key[2] &&
+	       !memcmp(r + 3, key + 3, (n - 3) * 4);
 }
 
 static int table_grow(struct btf_exact *x)
@@ -380,13 +388,14 @@ static long cycle_hash(struct btf_exact *x, uint32_t c, uint32_t *hash)
 {
 	uint32_t i, nr = x->cyc_first[c + 1] - x->cyc_first[c];
 	uint64_t h = 0x5bd1e995u + nr;
+	const uint32_t *key;
 	long n;
 
 	for (i = 0; i < nr; i++) {
-		n = make_key(x, x->nodes[x->cyc_first[c] + i], c + 1);
+		n = make_key(x, x->nodes[x->cyc_first[c] + i], c + 1, &key);
 		if (n < 0)
 			return n;
-		h = mix(h, hash_words(h, x->key, n));
+		h = mix(h, hash_words(h, key, n));
 	}
 	*hash = (uint32_t)(h ^ (h >> 32)) | 1;
 	return 0;
@@ -410,6 +419,7 @@ static int prepare(struct btf_exact *x, uint32_t item)
 {
 	uint32_t c = item & ~IN_CYCLE, i, v;
 	bool new = false;
+	const uint32_t *key;
 	long n;
 
 	if (!is_cycle(item)) {
@@ -420,10 +430,10 @@ static int prepare(struct btf_exact *x, uint32_t item)
 				x->map[item] = EXACT_NEW;
 			return 0;
 		}
-		n = make_key(x, item, 0);
+		n = make_key(x, item, 0, &key);
 		if (n < 0)
 			return n;
-		x->hash[item] = hash_words(0, x->key, n) & ~1u;
+		x->hash[item] = hash_words(0, key, n) & ~1u;
 		x->hashed[item] = 1;
 		if (x->slots)
 			__builtin_prefetch(&x->slots[x->hash[item] & x->mask]);
@@ -465,6 +475,7 @@ static void prefetch_record(const struct btf_exact *x, uint32_t item)
 static int resolve_one(struct btf_exact *x, uint32_t v)
 {
 	uint32_t hash = x->hash[v];
+	const uint32_t *key;
 	size_t pos;
 	long n = 0;
 
@@ -473,9 +484,9 @@ static int resolve_one(struct btf_exact *x, uint32_t v)
 
 		if (r->hash != hash || r->claim == x->stamp)
 			continue;
-		if (!n && (n = make_key(x, v, 0)) < 0)
+		if (!n && (n = make_key(x, v, 0, &key)) < 0)
 			return n;
-		if (!key_is(x, r->off, n))
+		if (!key_is(x, key, r->off, n))
 			continue;
 		r->claim = x->stamp;
 		x->map[v] = r->id;
@@ -490,6 +501,7 @@ static long cycle_is(struct btf_exact *x, uint32_t c, const struct exact_rep *r)
 {
 	const uint32_t *node = x->nodes + x->cyc_first[c];
 	uint32_t i, nr = x->cyc_first[c + 1] - x->cyc_first[c];
+	const uint32_t *key;
 	long n;
 
 	if (x->members[r->off - 1].id != nr)
@@ -497,10 +509,10 @@ static long cycle_is(struct btf_exact *x, uint32_t c, const struct exact_rep *r)
 	for (i = 0; i < nr; i++)
 		x->map[node[i]] = x->members[r->off + i].id;
 	for (i = 0; i < nr; i++) {
-		n = make_key(x, node[i], 0);
+		n = make_key(x, node[i], 0, &key);
 		if (n < 0)
 			return n;
-		if (!key_is(x, x->members[r->off + i].off, n))
+		if (!key_is(x, key, x->members[r->off + i].off, n))
 			return 0;
 	}
 	return 1;
