@@ -277,11 +277,15 @@ void btf_defer_offsets(struct btf *btf);
  * type that is an exact copy of a type an earlier merge added (exact.c
  * says when the dedup's output stays the same), and btf_merge_ids()
  * says where each type of the last merge went.  The merged records must
- * not change until btf_merge_exact_end() (a dedup fed ahead leaves them
- * as they are).  -ENOMEM, or 0.
+ * not change until btf_merge_exact_end(): a dedup fed ahead may run in
+ * between only if it keeps the strings (on a BTF without base), or it
+ * rewrites their names.  btf__add_btf() keeps every type.  -ENOMEM, or 0.
  */
 int btf_merge_exact_start(struct btf *btf);
-/* Local index (id - start id) of the last merge's source -> id; NULL if not started. */
+/*
+ * Local index (id - start id) of the last merge's source -> id, valid
+ * after a merge that succeeded and had types; NULL if not started.
+ */
 const uint32_t *btf_merge_ids(const struct btf *btf);
 /* Ends it: how many types the merges took in, and how many they left out. */
 void btf_merge_exact_end(struct btf *btf, uint64_t *types, uint64_t *copies);
@@ -349,7 +353,7 @@ uint32_t *btf_exact_offs(struct btf_exact *x);
 const uint32_t *btf_exact_map(const struct btf_exact *x);
 long btf_exact_plan(struct btf_exact *x, const struct btf *dst, uint32_t start_id,
 		    enum btf_loc_layout layout, uint32_t *nr_new);
-int btf_exact_register(struct btf_exact *x, const struct btf *dst, size_t off);
+void btf_exact_register(struct btf_exact *x, const struct btf *dst, size_t off);
 void btf_exact_counts(const struct btf_exact *x, uint64_t *types, uint64_t *copies);
 
 /* Swaps the byte order of one record in place; @t's header is native. */

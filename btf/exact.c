@@ -65,8 +65,12 @@ struct btf_exact {
 	enum btf_loc_layout layout;
 	uint32_t nr, first_id;
 	size_t cap;
-	uint32_t *order, nr_order; /* components, as resolve_all() takes them */
-	void *recs;		   /* the records, names mapped, ids not */
+	/*
+	 * The components, in the order Tarjan's walk closed them (referenced
+	 * ones first): a type in no cycle, or IN_CYCLE | its cycle's index.
+	 */
+	uint32_t *order, nr_order;
+	void *recs; /* the records, names mapped, ids not */
 	size_t recs_cap;
 	uint32_t *offs;	     /* of type i in recs; offs[nr]: their end */
 	uint32_t *map;	     /* type i -> dst id, EXACT_NEW or EXACT_PENDING */
@@ -142,7 +146,6 @@ void *btf_exact_begin(struct btf_exact *x, size_t len, uint32_t nr)
 	size_t cap;
 	int err = 0;
 
-	x->nr = nr;
 	x->plain = false;
 	if (!x->cycles_cap) {
 		if (grow(&x->cyc_first, sizeof(uint32_t), 256) ||
@@ -155,8 +158,10 @@ void *btf_exact_begin(struct btf_exact *x, size_t len, uint32_t nr)
 			return NULL;
 		x->recs_cap = len;
 	}
-	if (nr < x->cap)
+	if (nr < x->cap) {
+		x->nr = nr;
 		return x->recs;
+	}
 	cap = (size_t)nr + nr / 2 + 16;
 	err |= grow(&x->offs, sizeof(uint32_t), cap + 1);
 	err |= grow(&x->map, sizeof(uint32_t), cap);
@@ -176,6 +181,7 @@ void *btf_exact_begin(struct btf_exact *x, size_t len, uint32_t nr)
 	if (err)
 		return NULL;
 	x->cap = cap;
+	x->nr = nr;
 	return x->recs;
 }
 
@@ -339,25 +345,38 @@ static int table_grow(struct btf_exact *x)
 	return 0;
 }
 
-static int table_add(struct btf_exact *x, uint32_t hash, uint32_t id, uint32_t off)
+/* Room for @n more entries, at most 3/4 full. */
+static int table_reserve(struct btf_exact *x, size_t n)
+{
+	while (!x->slots || (x->cnt + n) * 4 > (x->mask + 1) * 3)
+		if (table_grow(x))
+			return -ENOMEM;
+	return 0;
+}
+
+/* After table_reserve(): cannot fail. */
+static void table_add(struct btf_exact *x, uint32_t hash, uint32_t id, uint32_t off)
 {
 	size_t pos;
 
-	if (!x->slots || (x->cnt + 1) * 4 > (x->mask + 1) * 3) {
-		if (table_grow(x))
-			return -ENOMEM;
-	}
 	for (pos = hash & x->mask; x->slots[pos].id; pos = (pos + 1) & x->mask)
 		;
 	x->slots[pos] = (struct exact_rep){ hash, id, off, 0 };
 	x->cnt++;
-	return 0;
 }
 
 /*
- * The components of the merge at hand, in the order Tarjan's walk closed
- * them (referenced ones first): a type in no cycle, or IN_CYCLE | cycle.
+ * Kinds the dedup never merges (it keeps every VAR, DATASEC and LOCSEC):
+ * leaving out a copy of one would change its output.
  */
+static bool never_merged(const struct btf_exact *x, uint32_t i)
+{
+	unsigned int kind = btf_kind(rec(x, i));
+
+	return kind == BTF_KIND_VAR || kind == BTF_KIND_DATASEC || kind == BTF_KIND_LOCSEC;
+}
+
+/* An entry of order[]: a cycle, not a type. */
 static inline bool is_cycle(uint32_t item)
 {
 	return item & IN_CYCLE;
@@ -425,6 +444,10 @@ static int prepare(struct btf_exact *x, uint32_t item)
 	if (!is_cycle(item)) {
 		if (x->hashed[item] || x->map[item] != EXACT_PENDING)
 			return 0;
+		if (never_merged(x, item)) {
+			x->map[item] = EXACT_NEW;
+			return 0;
+		}
 		if (!refs_old(x, item, 0, &new)) {
 			if (new)
 				x->map[item] = EXACT_NEW;
@@ -443,6 +466,10 @@ static int prepare(struct btf_exact *x, uint32_t item)
 	if (x->cyc_hashed[c] || x->map[v] != EXACT_PENDING)
 		return 0;
 	for (i = x->cyc_first[c]; i < x->cyc_first[c + 1]; i++) {
+		if (never_merged(x, x->nodes[i])) {
+			set_cycle(x, c, EXACT_NEW);
+			return 0;
+		}
 		if (!refs_old(x, x->nodes[i], c + 1, &new)) {
 			if (new)
 				set_cycle(x, c, EXACT_NEW);
@@ -717,7 +744,7 @@ long btf_exact_plan(struct btf_exact *x, const struct btf *dst, uint32_t start_i
 		    enum btf_loc_layout layout, uint32_t *nr_new)
 {
 	uint32_t i, c, id = btf__type_cnt(dst);
-	size_t len = 0;
+	size_t len = 0, entries = 0, members = 0;
 	int err;
 
 	x->stamp++;
@@ -742,28 +769,46 @@ long btf_exact_plan(struct btf_exact *x, const struct btf *dst, uint32_t start_i
 		len += rec_size(x, i);
 	}
 	*nr_new = id - x->first_id;
-	x->types += x->nr;
-	x->copies += x->nr - *nr_new;
 	if (x->plain)
 		return len;
-	/* The new cycles' hashes, as a later merge's copies will compute them. */
+	/*
+	 * The new cycles' hashes, as a later merge's copies will compute
+	 * them; and room for every new type, so that btf_exact_register()
+	 * cannot fail once the records are appended.
+	 */
 	for (c = 0; c < x->nr_cycles; c++) {
-		if (x->map[x->nodes[x->cyc_first[c]]] < x->first_id || x->cyc_hashed[c])
+		if (x->map[x->nodes[x->cyc_first[c]]] < x->first_id)
 			continue;
-		if ((err = cycle_hash(x, c, &x->cyc_hash[c])))
+		entries++;
+		members += x->cyc_first[c + 1] - x->cyc_first[c] + 1;
+		if (!x->cyc_hashed[c] && (err = cycle_hash(x, c, &x->cyc_hash[c])))
 			return err;
+	}
+	for (i = 0; i < x->nr; i++)
+		entries += x->map[i] >= x->first_id && !x->cycle[i];
+	if (table_reserve(x, entries))
+		return -ENOMEM;
+	if (x->nr_members + members > x->members_cap) {
+		size_t cap = (x->nr_members + members) * 2;
+
+		if (grow(&x->members, sizeof(*x->members), cap))
+			return -ENOMEM;
+		x->members_cap = cap;
 	}
 	return len;
 }
 
-int btf_exact_register(struct btf_exact *x, const struct btf *dst, size_t off)
+void btf_exact_register(struct btf_exact *x, const struct btf *dst, size_t off)
 {
 	const uint32_t *words;
-	uint32_t i, c, k, nr;
-	int err;
+	uint32_t i, c, k, nr, nr_new = 0;
 
+	for (i = 0; i < x->nr; i++)
+		nr_new += x->map[i] >= x->first_id;
+	x->types += x->nr;
+	x->copies += x->nr - nr_new;
 	if (x->plain)
-		return 0;
+		return;
 	/* The new types' records, in dst from @off on, in local order. */
 	for (i = 0; i < x->nr; i++) {
 		if (x->map[i] < x->first_id)
@@ -777,8 +822,7 @@ int btf_exact_register(struct btf_exact *x, const struct btf *dst, size_t off)
 			words = (const uint32_t *)((const char *)dst->types + x->low[i]);
 			x->hash[i] = hash_words(0, words, rec_size(x, i) / 4) & ~1u;
 		}
-		if ((err = table_add(x, x->hash[i], x->map[i], x->low[i])))
-			return err;
+		table_add(x, x->hash[i], x->map[i], x->low[i]);
 	}
 	for (c = 0; c < x->nr_cycles; c++) {
 		const uint32_t *node = x->nodes + x->cyc_first[c];
@@ -786,23 +830,13 @@ int btf_exact_register(struct btf_exact *x, const struct btf *dst, size_t off)
 		nr = x->cyc_first[c + 1] - x->cyc_first[c];
 		if (x->map[node[0]] < x->first_id)
 			continue;
-		if (x->nr_members + nr + 1 > x->members_cap) {
-			size_t cap = (x->nr_members + nr + 1) * 2;
-
-			if (grow(&x->members, sizeof(*x->members), cap))
-				return -ENOMEM;
-			x->members_cap = cap;
-		}
 		x->members[x->nr_members++] = (struct exact_member){ nr, 0 };
 		for (k = 0; k < nr; k++)
 			x->members[x->nr_members + k] =
 				(struct exact_member){ x->map[node[k]], x->low[node[k]] };
-		err = table_add(x, x->cyc_hash[c], x->map[node[0]], x->nr_members);
-		if (err)
-			return err;
+		table_add(x, x->cyc_hash[c], x->map[node[0]], x->nr_members);
 		x->nr_members += nr;
 	}
-	return 0;
 }
 
 void btf_exact_counts(const struct btf_exact *x, uint64_t *types, uint64_t *copies)

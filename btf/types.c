@@ -1196,11 +1196,12 @@ static int add_btf_exact(struct add_btf_ctx *c)
 		if (err)
 			return err;
 	}
-	return btf_exact_register(x, dst, start);
+	btf_exact_register(x, dst, start);
+	return 0;
 }
 
 static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
-		   struct btf_off_map *base_map, uint64_t *base_seen)
+		   struct btf_off_map *base_map, uint64_t *base_seen, bool exact)
 {
 	size_t old_len = dst->types_len;
 	uint32_t old_nr = dst->nr_types, i;
@@ -1216,7 +1217,7 @@ static int add_btf(struct btf *dst, const struct btf *src, bool all_strs,
 		return -ENOMEM;
 	if (all_strs && (err = strset__add_all(dst->strs, src->strs, c.str_map)))
 		goto fail;
-	if (dst->exact) {
+	if (exact && dst->exact) {
 		err = add_btf_exact(&c);
 		if (err)
 			goto fail;
@@ -1245,19 +1246,19 @@ fail:
 
 int btf__add_btf(struct btf *dst, const struct btf *src)
 {
-	return add_btf(dst, src, false, NULL, NULL);
+	return add_btf(dst, src, false, NULL, NULL, false);
 }
 
 int btf_merge_btf(struct btf *dst, const struct btf *src)
 {
-	return add_btf(dst, src, !dst->base && !src->base && !src->start_str_off, NULL, NULL);
+	return add_btf(dst, src, !dst->base && !src->base && !src->start_str_off, NULL, NULL, true);
 }
 
 int btf_merge_btf_cached(struct btf *dst, const struct btf *src, struct btf_off_map *base_map)
 {
 	if (!src->base || src->base->base)
 		return -EINVAL;
-	return add_btf(dst, src, false, base_map, NULL);
+	return add_btf(dst, src, false, base_map, NULL, true);
 }
 
 /* @dst's table becomes a copy of the strings-only @base's, first thing. */
@@ -1290,7 +1291,7 @@ int btf_merge_btf_same_strs(struct btf *dst, const struct btf *src, struct btf_s
 		return -EINVAL;
 	if (!m->base && (err = adopt_strs(dst, src->base, m)))
 		return err;
-	return add_btf(dst, src, false, NULL, m->seen);
+	return add_btf(dst, src, false, NULL, m->seen, true);
 }
 
 /* Adds @s to @seen; 1 if it was there already (a string in use twice). */

@@ -24,7 +24,8 @@ struct enc_pool_opts {
 /*
  * Opens @o->path once per worker, decodes every CU and hands each result
  * to @consume in CU order; the result is released after @consume returns.
- * At most 8 x jobs decoded CUs wait in memory (pool.c's window).
+ * At most 8 x jobs decoded CUs wait in memory (pool.c's window; 32 x
+ * jobs for a file of 1024 CUs or more).
  * Returns 0, the first negative errno of a worker, or @consume's first
  * non-zero return.
  */

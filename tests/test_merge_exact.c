@@ -9,6 +9,8 @@
  *    its types to the earlier copy;
  *  - a copy is never replaced by a type of its own CU, nor are two types
  *    of one CU replaced by the same earlier type;
+ *  - VARs and DATASECs (which the dedup never merges) are kept, and so is
+ *    every type btf__add_btf() adds;
  *  - both merges deduplicate to the same bytes, and every type of every
  *    CU ends as the same deduplicated type either way.  The last point is
  *    also checked on a few hundred random CUs built from overlapping
@@ -171,6 +173,42 @@ out:
 	btf__free(exact);
 }
 
+/*
+ * Kinds the dedup never merges: a VAR and a DATASEC repeated are kept,
+ * and so is everything btf__add_btf() adds.
+ */
+static void test_kept(void)
+{
+	struct btf *exact = btf__new_empty(), *cu;
+	uint32_t before;
+	int c;
+
+	CHECK(exact && !btf_merge_exact_start(exact), "kept: setup");
+	if (!exact)
+		return;
+	for (c = 0; c < 2; c++) {
+		cu = btf__new_empty();
+		if (!cu)
+			break;
+		btf__add_int(cu, "int", 4, BTF_INT_SIGNED);
+		btf__add_var(cu, "v", BTF_VAR_GLOBAL_ALLOCATED, 1);
+		btf__add_datasec(cu, ".data", 4);
+		btf__add_datasec_var_info(cu, 2, 0, 4);
+		before = btf__type_cnt(exact);
+		CHECK(btf_merge_btf(exact, cu) > 0, "kept: merge %d", c);
+		CHECK(btf__type_cnt(exact) - before == (c ? 2 : 3),
+		      "kept: CU %d added %u types, not %d", c, btf__type_cnt(exact) - before,
+		      c ? 2 : 3);
+		btf__free(cu);
+	}
+	cu = list_cu(false);
+	before = btf__type_cnt(exact);
+	CHECK(cu && btf__add_btf(exact, cu) == (int)before && btf__type_cnt(exact) == before + 6,
+	      "kept: btf__add_btf() left types out");
+	btf__free(cu);
+	btf__free(exact);
+}
+
 /* A small deterministic generator (xorshift). */
 static uint32_t rnd_state = 2463534242u;
 
@@ -281,6 +319,7 @@ int main(void)
 {
 	test_lists();
 	test_twins();
+	test_kept();
 	test_random();
 	return check_result();
 }
