@@ -287,6 +287,19 @@ int btf_merge_exact_start(struct btf *btf);
  * after a merge that succeeded and had types; NULL if not started.
  */
 const uint32_t *btf_merge_ids(const struct btf *btf);
+/*
+ * Where id @id of a merge's source (its types from @start_id, @nr of
+ * them) went: map[id - start_id] where the merge left out copies, else
+ * @id + @delta.  Ids below @start_id (void) stay; an id past the source's
+ * types moves by @delta, for validation to find.
+ */
+static inline uint32_t btf_merged_id(const uint32_t *map, uint32_t start_id, uint32_t nr,
+				     uint32_t delta, uint32_t id)
+{
+	if (id < start_id)
+		return id;
+	return map && id - start_id < nr ? map[id - start_id] : id + delta;
+}
 /* Ends it: how many types the merges took in, and how many they left out. */
 void btf_merge_exact_end(struct btf *btf, uint64_t *types, uint64_t *copies);
 /* In two halves on two threads when there are many (where a merge began). */

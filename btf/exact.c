@@ -63,7 +63,7 @@ struct btf_exact {
 	const struct btf *dst;
 	uint32_t start_id;
 	enum btf_loc_layout layout;
-	uint32_t nr, first_id;
+	uint32_t nr, first_id, nr_new;
 	size_t cap;
 	/*
 	 * The components, in the order Tarjan's walk closed them (referenced
@@ -229,18 +229,12 @@ static inline uint32_t rec_size(const struct btf_exact *x, uint32_t i)
 	return x->offs[i + 1] - x->offs[i];
 }
 
-struct refs_ctx {
-	struct btf_exact *x;
-	uint32_t start_id;
-};
-
 static int note_ref(uint32_t *id, void *arg)
 {
-	struct refs_ctx *c = arg;
-	struct btf_exact *x = c->x;
-	uint32_t i = *id - c->start_id;
+	struct btf_exact *x = arg;
+	uint32_t i = *id - x->start_id;
 
-	if (*id < c->start_id)
+	if (*id < x->start_id)
 		return 0;
 	if (i >= x->nr)
 		x->plain = true;
@@ -252,7 +246,6 @@ static int note_ref(uint32_t *id, void *arg)
 /* Each type's references to types of the merge, as local indices. */
 static int find_refs(struct btf_exact *x)
 {
-	struct refs_ctx c = { x, x->start_id };
 	/* An id takes a word of a record: no more of them than words. */
 	size_t most = x->offs[x->nr] / 4;
 	uint32_t i;
@@ -265,7 +258,7 @@ static int find_refs(struct btf_exact *x)
 	x->nr_refs = 0;
 	for (i = 0; i < x->nr; i++) {
 		x->ref_first[i] = x->nr_refs;
-		btf_type_visit_type_ids(rec(x, i), x->layout, note_ref, &c);
+		btf_type_visit_type_ids(rec(x, i), x->layout, note_ref, x);
 	}
 	x->ref_first[x->nr] = x->nr_refs;
 	return 0;
@@ -273,7 +266,6 @@ static int find_refs(struct btf_exact *x)
 
 struct key_ctx {
 	const struct btf_exact *x;
-	uint32_t start_id;
 	/* In a cycle's hash: references inside cycle @cycle become positions. */
 	uint32_t cycle;
 };
@@ -282,9 +274,9 @@ static int map_ref(uint32_t *id, void *arg)
 {
 	const struct key_ctx *c = arg;
 	const struct btf_exact *x = c->x;
-	uint32_t i = *id - c->start_id;
+	uint32_t i = *id - x->start_id;
 
-	if (*id < c->start_id || i >= x->nr)
+	if (*id < x->start_id || i >= x->nr)
 		return 0;
 	*id = c->cycle && x->cycle[i] == c->cycle ? IN_CYCLE | x->pos[i] : x->map[i];
 	return 0;
@@ -297,7 +289,7 @@ static int map_ref(uint32_t *id, void *arg)
  */
 static long make_key(struct btf_exact *x, uint32_t i, uint32_t cycle, const uint32_t **key)
 {
-	struct key_ctx c = { x, x->start_id, cycle };
+	struct key_ctx c = { x, cycle };
 	struct btf_type *t = rec(x, i);
 	long sz = rec_size(x, i);
 
@@ -768,7 +760,7 @@ long btf_exact_plan(struct btf_exact *x, const struct btf *dst, uint32_t start_i
 		x->map[i] = id++;
 		len += rec_size(x, i);
 	}
-	*nr_new = id - x->first_id;
+	*nr_new = x->nr_new = id - x->first_id;
 	if (x->plain)
 		return len;
 	/*
@@ -801,15 +793,16 @@ long btf_exact_plan(struct btf_exact *x, const struct btf *dst, uint32_t start_i
 void btf_exact_register(struct btf_exact *x, const struct btf *dst, size_t off)
 {
 	const uint32_t *words;
-	uint32_t i, c, k, nr, nr_new = 0;
+	uint32_t i, c, k, nr;
 
-	for (i = 0; i < x->nr; i++)
-		nr_new += x->map[i] >= x->first_id;
 	x->types += x->nr;
-	x->copies += x->nr - nr_new;
+	x->copies += x->nr - x->nr_new;
 	if (x->plain)
 		return;
-	/* The new types' records, in dst from @off on, in local order. */
+	/*
+	 * The new types' records, in dst from @off on, in local order; low[]
+	 * (the walk is over) takes each one's offset there.
+	 */
 	for (i = 0; i < x->nr; i++) {
 		if (x->map[i] < x->first_id)
 			continue;

@@ -1031,12 +1031,8 @@ void btf_off_map_free(struct btf_off_map *m)
 static int remap_id(uint32_t *id, void *arg)
 {
 	struct add_btf_ctx *c = arg;
-	uint32_t i = *id - c->src->start_id;
 
-	if (*id < c->src->start_id)
-		return 0;
-	/* An id past the source's types is left for validation to find. */
-	*id = c->id_map && i < c->src->nr_types ? c->id_map[i] : *id + c->id_delta;
+	*id = btf_merged_id(c->id_map, c->src->start_id, c->src->nr_types, c->id_delta, *id);
 	return 0;
 }
 

@@ -24,11 +24,7 @@ struct cu_map {
 
 static uint32_t map_id(const struct cu_map *m, uint32_t id)
 {
-	if (!id)
-		return 0;
-	if (m->ids && id >= m->start_id && id - m->start_id < m->nr)
-		return m->ids[id - m->start_id];
-	return id + m->delta;
+	return btf_merged_id(m->ids, m->start_id, m->nr, m->delta, id);
 }
 
 static int map_str(const struct cu_map *m, uint32_t off, uint32_t *out)
