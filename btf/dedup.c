@@ -32,9 +32,9 @@
  *    FUNC_PROTO, DECL_TAG, LOC_PROTO): depth-first, referenced ids are
  *    first replaced by their canonical ids, then the type is compared
  *    exactly (ids included).  C has no cycle that avoids a struct, and
- *    structs are final by now, so the recursion ends.  With the cuts of
- *    phase 3's rounds, the two halves of the ids run on two threads, with
- *    the same result (dedup_refs()).
+ *    structs are final by now, so the recursion ends.  Where a cut
+ *    splits the ids (no reference crosses it either way), the two halves
+ *    run on two threads, with the same result (dedup_refs()).
  * 5. Compaction: canonical types are kept in their original order.
  * 6. Remapping: every id field is rewritten to the kept type's new id.
  *
@@ -497,6 +497,7 @@ static void dedup_free(struct dedup *d)
 	free(d->map);
 	hypot_free(&d->w);
 	free(d->cuts);
+	free(d->fwd_cuts);
 	free(d->undo);
 	dedup_table_free(&d->tab);
 	strset__free(d->strs);
@@ -1065,6 +1066,8 @@ static int dedup_scan(struct dedup *d, uint32_t from)
 		cut_scan_join(d, &beside.cuts, idle ? &here.cuts : NULL);
 	free(beside.cuts.cuts);
 	free(here.cuts.cuts);
+	free(beside.cuts.fwd);
+	free(here.cuts.fwd);
 	return err;
 }
 
@@ -1259,15 +1262,15 @@ static int dedup_prim_type(struct dedup *d, uint32_t id)
 
 /* ---- phase 3: structs and unions ---- */
 
-/* A speculative walk read the map entry of @id, which the head may change. */
-static void log_read(struct view *v, uint32_t id)
+/* A speculative walk read @val in the map entry of @id, which the head may change. */
+static void log_read(struct view *v, uint32_t id, uint32_t val)
 {
 	struct id_pos *r = log_push((void **)&v->reads, &v->reads_cnt, &v->reads_cap, sizeof(*r));
 
 	if (!r)
 		view_fail(v, -ENOMEM);
 	else
-		*r = (struct id_pos){ id, v->pos };
+		*r = (struct id_pos){ id, v->pos, val };
 }
 
 /* FWD root @id as this walk sees it: what it resolved to, or itself. */
@@ -1282,14 +1285,17 @@ static __attribute__((noinline, cold)) uint32_t fwd_root(struct walk *w, uint32_
 	if (to)
 		return to;
 	if (v->spec && id < v->lo)
-		log_read(v, id);
+		log_read(v, id, ID_FWD_ROOT);
 	return id;
 }
 
 /* The walk reads the map entry of @id, which the head may be writing. */
-static __attribute__((noinline, cold)) void part_read(struct walk *w, uint32_t id)
+static __attribute__((noinline, cold)) uint32_t part_read(struct walk *w, uint32_t id)
 {
-	log_read(w->v, id);
+	uint32_t val = __atomic_load_n(&w->d->map[id], __ATOMIC_RELAXED);
+
+	log_read(w->v, id, val);
+	return val;
 }
 
 /*
@@ -1305,8 +1311,9 @@ static inline __attribute__((always_inline)) uint32_t w_resolve(struct walk *w, 
 		uint32_t to;
 
 		if (__builtin_expect(id - part_lo < part_len, 0))
-			part_read(w, id);
-		to = __atomic_load_n(&map[id], __ATOMIC_RELAXED);
+			to = part_read(w, id);
+		else
+			to = __atomic_load_n(&map[id], __ATOMIC_RELAXED);
 
 		if (to == id || to >= ID_FWD_ROOT) {
 			if (to != ID_FWD_ROOT)
@@ -1339,13 +1346,15 @@ static void w_map_set(struct walk *w, uint32_t id, uint32_t to)
 		return;
 	}
 	/*
-	 * The speculative walk can reach a struct of the head's part: the
-	 * rest of the CU the last round ended in, through a FWD a committed
-	 * comparison resolved to it.  That entry is the head's to write:
-	 * the work ends here, the head does this struct again.
+	 * The speculative walk can map a struct of the head's part that it
+	 * read unmapped (hypot_merge()).  That entry is the head's to write,
+	 * and the head maps every struct of its part: the read logged
+	 * differs from the head's entry, so this struct is done again.
+	 * Anything else below lo is not this walk's: its work ends here.
 	 */
 	if (v->spec && id < v->lo) {
-		view_fail(v, -EAGAIN);
+		if (id - w->part_lo >= w->part_len)
+			view_fail(v, -EAGAIN);
 		return;
 	}
 	if (v->spec || v->log_writes) {
@@ -1964,7 +1973,7 @@ static int dedup_refs(struct dedup *d)
 	pthread_t th;
 	int err;
 
-	/* With the cuts of phase 3 on two threads (no base, not fed ahead). */
+	/* With the cuts found for two threads (no base, not fed ahead). */
 	if (d->cuts_cnt && !d->ahead)
 		cut = middle_cut(d);
 	if (cut <= d->start_id || cut >= d->type_cnt)
@@ -2187,7 +2196,7 @@ again:
 			goto again;
 		}
 	}
-	if (d->cuts_cnt && !d->ahead && from == d->start_id)
+	if (d->fwd_cuts_cnt && !d->ahead && from == d->start_id)
 		err = dedup_structs_rounds(d, from);
 	else
 		err = dedup_structs_run(&d->w, from, d->type_cnt);

@@ -81,7 +81,7 @@ struct walk {
 	struct view *v;
 	/*
 	 * Speculative: ids whose map entries the head may write meanwhile
-	 * (the rest of a CU the last round ended in); reads are logged.
+	 * (its part of the round); reads are logged with the value read.
 	 */
 	uint32_t part_lo;
 	uint32_t part_len;
@@ -153,12 +153,16 @@ struct dedup {
 	bool rewind;
 	bool redo;
 	/*
-	 * Phase 3 on two threads (rounds): ids where a run of types no
-	 * reference crosses begins, ascending, and the least round.
+	 * Phases 3 and 4 on two threads: ids where a run of types no
+	 * reference crosses begins (phase 4's halves), ascending, and the
+	 * least round of phase 3.
 	 */
 	bool want_cuts;
 	uint32_t *cuts;
 	size_t cuts_cnt;
+	/* Forward cuts (see struct cut_scan): where phase 3's rounds end. */
+	uint32_t *fwd_cuts;
+	size_t fwd_cuts_cnt;
 	uint32_t round_types;
 };
 
@@ -195,6 +199,7 @@ struct ov_slot {
 struct id_pos {
 	uint32_t id;
 	uint32_t pos;
+	uint32_t val; /* the map entry read */
 };
 
 struct hash_pos {
@@ -281,12 +286,18 @@ int view_fwd_put(struct view *v, uint32_t id, uint32_t to);
 /*
  * Cuts: ids where a run of types no reference crosses begins (a CU
  * starts), found over a range of ids as check_ids() visits them
- * (dedup_rounds.c).
+ * (dedup_rounds.c).  Forward cuts only need no type before them to refer
+ * to them or beyond: a CU of the encoder's exact merge refers back to
+ * the earlier CUs' types that replaced its copies, so it has no plain
+ * cuts, but each CU starts at a forward cut.
  */
 struct cut_scan {
 	uint32_t *cuts; /* candidates, ascending */
 	size_t cnt;
 	size_t cap;
+	uint32_t *fwd; /* forward cuts, ascending */
+	size_t fwd_cnt;
+	size_t fwd_cap;
 	uint32_t gap; /* the least distance between two */
 	uint32_t hi;  /* the highest id a type of the range is or refers to */
 	uint32_t lo;  /* the lowest */

@@ -3,34 +3,37 @@
  * dedup_rounds.c - the dedup's struct phase (phase 3) on two threads,
  * with the result of one.
  *
- * The comparisons of one run of types no reference crosses (a CU) change
- * little that another run's comparisons read: the map entries of the
- * run's own types, FWD roots they resolve, and the candidate table where
- * they add a canonical struct.  So in each round this thread (the head)
- * takes the structs of [pos, cut) as one thread alone would, while a
- * second thread goes on from the cut as if the head had found nothing
- * new, until the head is done.  Each keeps its FWD resolutions and new
- * candidates in its view; the second thread also logs its own map writes
- * and what it read that the head may change: FWD roots below the cut it
- * saw unresolved, hashes it looked up without a match in the shared
- * table, and map entries of [pos, next cut), the rest of the CU the last
- * round ended in, which the committed part of that CU may refer to (as
- * may a FWD a committed comparison resolved).  Its work ends where it
- * would write a map entry there: those are the head's.
+ * The comparisons of one run of types that nothing before it refers into
+ * (a CU) change little that a later run's comparisons read: the map
+ * entries of the run's own types, FWD roots they resolve, and the
+ * candidate table where they add a canonical struct.  So in each round
+ * this thread (the head) takes the structs of [pos, cut) as one thread
+ * alone would, while a second thread goes on from the cut as if the head
+ * had found nothing new, until the head is done.  Each keeps its FWD
+ * resolutions and new candidates in its view; the second thread also
+ * logs its own map writes and what it read that the head may change: FWD
+ * roots below the cut it saw unresolved, hashes it looked up without a
+ * match in the shared table, and the map entries of [pos, cut) with the
+ * values it read.  Its types may refer there: the encoder's exact merge
+ * (btf/exact.c) points a CU's types at the earlier CUs' types that
+ * replaced their copies, and the committed part of the CU the last round
+ * ended in may refer to the rest of it.  Where it would write a map
+ * entry there, it leaves it to the head.
  *
  * Then the head's changes go into the map and the table, and the second
  * thread's work is replayed in id order.  A struct whose walks read what
- * the head changed is done again, in the state one thread would have
- * there; if that changes something other than the second thread did,
- * its result stands and the second thread's work after it is dropped.
- * The next round starts where the kept work ends.  vmlinux: ~370 rounds,
- * ~1,400 structs done again, 80% of the second thread's work kept; the
- * phase takes 250 ms instead of 350 in btf_dedup_tool, less of a gain
- * in the encoder (docs/performance.md).
+ * the head changed (an entry of [pos, cut) the head wrote otherwise) is
+ * done again, in the state one thread would have there; if that changes
+ * something other than the second thread did, its result stands and the
+ * second thread's work after it is dropped.  The next round starts where
+ * the kept work ends.  vmlinux, exact-merged (1.06M types): ~160 rounds,
+ * ~600 structs done again, a third of the structs done by the second
+ * thread (docs/performance.md).
  *
  * Cuts are found as the id check visits every reference (cut_scan_*):
- * an id is one when no type before it refers to it or beyond and no type
- * after it refers back below it.
+ * an id is a forward cut when no type before it refers to it or beyond,
+ * and a cut (phase 4's halves) when also no type after it refers back
+ * below it.
  */
 #include "dedup_internal.h"
 
@@ -44,6 +47,13 @@
 void cut_scan_note(struct cut_scan *c, uint32_t id, uint32_t lo, uint32_t hi)
 {
 	uint32_t *top;
+
+	/* @id is a forward cut if no type before it in the range refers to it or beyond. */
+	if (c->hi < id && (!c->fwd_cnt || id - c->fwd[c->fwd_cnt - 1] >= c->gap)) {
+		top = log_push((void **)&c->fwd, &c->fwd_cnt, &c->fwd_cap, sizeof(*top));
+		if (top)
+			*top = id;
+	}
 
 	/* @id is a cut if no type before it in the range refers to it or beyond. */
 	if (c->hi < id && (!c->cnt || id - c->cuts[c->cnt - 1] >= c->gap)) {
@@ -61,14 +71,39 @@ void cut_scan_note(struct cut_scan *c, uint32_t id, uint32_t lo, uint32_t hi)
 		c->lo = lo;
 }
 
+/* The second half's forward cuts above everything the first refers to. */
+static void fwd_cuts_join(struct dedup *d, const struct cut_scan *first,
+			  const struct cut_scan *second)
+{
+	size_t skip = 0, n;
+
+	while (second && skip < second->fwd_cnt && second->fwd[skip] <= first->hi)
+		skip++;
+	n = first->fwd_cnt + (second ? second->fwd_cnt - skip : 0);
+	free(d->fwd_cuts);
+	d->fwd_cuts_cnt = 0;
+	d->fwd_cuts = malloc((n ? n : 1) * sizeof(*d->fwd_cuts));
+	/* Without memory, no rounds: phase 3 on one thread. */
+	if (!d->fwd_cuts)
+		return;
+	if (first->fwd_cnt)
+		memcpy(d->fwd_cuts, first->fwd, first->fwd_cnt * sizeof(*d->fwd_cuts));
+	if (second && second->fwd_cnt > skip)
+		memcpy(d->fwd_cuts + first->fwd_cnt, second->fwd + skip,
+		       (second->fwd_cnt - skip) * sizeof(*d->fwd_cuts));
+	d->fwd_cuts_cnt = n;
+}
+
 /*
  * The cuts of two halves of the ids, into d->cuts: the first's must lie
  * below everything the second refers to, the second's above everything
- * the first does.
+ * the first does.  Forward cuts into d->fwd_cuts.
  */
 void cut_scan_join(struct dedup *d, struct cut_scan *first, const struct cut_scan *second)
 {
 	size_t skip = 0, n;
+
+	fwd_cuts_join(d, first, second);
 
 	if (second) {
 		while (first->cnt && first->cuts[first->cnt - 1] > second->lo)
@@ -309,22 +344,25 @@ static int cmp_ov_pos(const void *a, const void *b)
 
 /*
  * The ids of the second thread's part, below @end, whose structs read
- * what the head changed or may have: a FWD root it resolved, a map entry
- * of [@part_lo, +@part_len), or a hash it added a candidate of (where the
- * shared table had no match); ascending, once each.
+ * what the head changed: a FWD root it resolved, a map entry of
+ * [@part_lo, +@part_len) that @map now has otherwise, or a hash it added
+ * a candidate of (where the shared table had no match); ascending, once
+ * each.
  */
-static int spec_conflicts(const struct view *a, const struct view *b, uint32_t part_lo,
-			  uint32_t part_len, uint32_t end, uint32_t **out, size_t *cnt)
+static int spec_conflicts(const struct view *a, const struct view *b, const uint32_t *map,
+			  uint32_t part_lo, uint32_t part_len, uint32_t end, uint32_t **out,
+			  size_t *cnt)
 {
 	size_t i, n, cap = 0;
-	uint32_t *c;
+	uint32_t *c, id;
 
 	*out = NULL;
 	*cnt = 0;
 	for (i = 0; i < b->reads_cnt; i++) {
 		if (b->reads[i].pos >= end)
 			continue;
-		if (b->reads[i].id - part_lo >= part_len && !view_fwd_find(a, b->reads[i].id))
+		id = b->reads[i].id;
+		if (id - part_lo < part_len ? map[id] == b->reads[i].val : !view_fwd_find(a, id))
 			continue;
 		if (*cnt && (*out)[*cnt - 1] == b->reads[i].pos)
 			continue;
@@ -433,7 +471,8 @@ static int round_commit(struct rounds *r, uint32_t *pos)
 	if (err)
 		return err;
 	commit_fwds(d, &r->va);
-	err = spec_conflicts(&r->va, b, r->wb.part_lo, r->wb.part_len, end, &confl, &confl_cnt);
+	err = spec_conflicts(&r->va, b, d->map, r->wb.part_lo, r->wb.part_len, end, &confl,
+			     &confl_cnt);
 	if (err)
 		return err;
 	rp.fwds = malloc((b->ov_cnt ? b->ov_cnt : 1) * sizeof(*rp.fwds));
@@ -503,13 +542,14 @@ static void fwd_roots_mark(struct dedup *d, uint32_t from, bool on)
 int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 {
 	struct rounds r = { .d = d, .wb = { .d = d } };
-	size_t cut = 0, next = 0;
+	const uint32_t *cuts = d->fwd_cuts;
+	size_t cut = 0;
 	unsigned int slow = 0;
 	double t0, t1, t2;
 	int err = 0;
 
 	/* No round: no cut a round's work beyond. */
-	if (!d->cuts_cnt || d->cuts[d->cuts_cnt - 1] < (uint64_t)pos + d->round_types)
+	if (!d->fwd_cuts_cnt || cuts[d->fwd_cuts_cnt - 1] < (uint64_t)pos + d->round_types)
 		goto alone;
 	if (hypot_reserve(&r.wb, d->type_cnt) || pthread_mutex_init(&r.mu, NULL))
 		goto alone;
@@ -529,27 +569,27 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 	d->w.v = &r.va;
 	r.wb.v = &r.vb;
 	for (;;) {
-		while (cut < d->cuts_cnt && d->cuts[cut] < (uint64_t)pos + d->round_types)
+		while (cut < d->fwd_cuts_cnt && cuts[cut] < (uint64_t)pos + d->round_types)
 			cut++;
-		if (cut == d->cuts_cnt)
+		if (cut == d->fwd_cuts_cnt)
 			break;
-		while (d->cuts[next] < pos)
-			next++;
 		view_reset(&r.va, pos);
-		view_reset(&r.vb, d->cuts[cut]);
+		view_reset(&r.vb, cuts[cut]);
 		/*
-		 * The rest of the CU the last round ended in, [pos, next cut):
-		 * the committed types of that CU may refer to it, so the
-		 * second thread's walks may read what the head writes there.
+		 * The second thread's types may refer to the head's, [pos,
+		 * cut): to earlier CUs' types that replaced their copies, or
+		 * (through the committed types of the CU the last round ended
+		 * in) to the rest of that CU.  Its walks may read what the
+		 * head writes there.
 		 */
 		r.wb.part_lo = pos;
-		r.wb.part_len = d->cuts[next] - pos;
-		r.b_from = d->cuts[cut];
+		r.wb.part_len = cuts[cut] - pos;
+		r.b_from = cuts[cut];
 		__atomic_store_n(&r.head_done, false, __ATOMIC_RELAXED);
 		set_state(&r, R_GO);
 
 		t0 = now_ms();
-		err = dedup_structs_run(&d->w, pos, d->cuts[cut]);
+		err = dedup_structs_run(&d->w, pos, cuts[cut]);
 		if (!err)
 			err = r.va.err;
 		t1 = now_ms();

@@ -9,7 +9,10 @@
 # Input: btfenc's own sources compiled with -g and linked into one
 # object (~40 CUs sharing headers: the same structs in many CUs, FWDs
 # resolved by a later CU, new structs in both threads' parts of a round),
-# through the encoder's merge (PREDUP_TOOL); VMLINUX's too when it is
+# through the encoder's merge (PREDUP_TOOL), with and without the exact
+# copies of earlier CUs' types left out (where a CU refers back to
+# earlier CUs' types, so only forward cuts end rounds, and the second
+# thread reads the head's map entries); VMLINUX's too when it is
 # installed; and tests/tools/rounds_btf.py's BTF, where the second thread
 # reaches a struct the head is yet to do (once merged with another of its
 # name).  Each round size runs three times, as the second thread's share
@@ -33,6 +36,7 @@ for c in "$src"/btf/*.c "$src"/dwarf/*.c "$src"/encoder/*.c "$src"/cmd/*.c; do
 done
 ld -r -o self.o ./*_*.o
 "$predup" self.o self.btf 2
+"$predup" self.o exact.btf 2 exact
 
 fail=0
 check() {
@@ -54,6 +58,7 @@ check() {
 }
 
 check self.btf 1 2 4 8 16 32 64 128 256 1024
+check exact.btf 1 2 4 8 16 32 64 128 256 1024
 python3 "$src/tests/tools/rounds_btf.py" crafted.btf
 check crafted.btf 16 64 4096
 if ! "$tool" canon one.btf | grep -q "^STRUCT 'T' .* size=4 { 'a'@0:INT 'int' }"; then
@@ -63,6 +68,8 @@ fi
 if [ -n "$vmlinux" ] && [ -r "$vmlinux" ]; then
 	"$predup" "$vmlinux" vmlinux.btf 2
 	check vmlinux.btf 256 4096
+	"$predup" "$vmlinux" vmlinux_exact.btf 2 exact
+	check vmlinux_exact.btf 256 1024 4096 16384
 fi
 [ "$fail" = 0 ] && echo PASS
 exit "$fail"

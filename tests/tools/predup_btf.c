@@ -5,13 +5,19 @@
  * dedup are compared (tests/dedup_diff.sh "encoder" mode, and
  * bench/dedup_bench.sh).
  *
- *   predup_btf FILE OUT [JOBS]
+ *   predup_btf FILE OUT [JOBS [exact]]
+ *
+ * With "exact", the merge leaves out exact copies of an earlier CU's
+ * types as the encoder does (btf/exact.c): a CU's types then refer back
+ * to earlier CUs'.
  */
 #include "../../encoder/enc_internal.h"
 #include "../../encoder/pool.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void log_fn(void *ctx, const char *msg)
 {
@@ -31,10 +37,15 @@ int main(int argc, char **argv)
 	FILE *f;
 	int err;
 
+	uint64_t types, copies;
+	bool exact;
+
 	if (argc < 3) {
-		fprintf(stderr, "usage: predup_btf FILE OUT [JOBS]\n");
+		fprintf(stderr, "usage: predup_btf FILE OUT [JOBS [exact]]\n");
 		return 2;
 	}
+	/* exact: the copies of an earlier CU's types left out, as the encoder does. */
+	exact = argc > 4 && !strcmp(argv[4], "exact");
 	o.path = po.path = argv[1];
 	o.jobs = po.jobs = argc > 3 ? atoi(argv[3]) : 1;
 	err = enc_elf_info_load(o.path, &s.elf, &log);
@@ -42,8 +53,12 @@ int main(int argc, char **argv)
 	s.names = btf__new_empty();
 	if (!err && (!s.all || !s.names))
 		err = -ENOMEM;
+	if (!err && exact)
+		err = btf_merge_exact_start(s.all);
 	if (!err)
 		err = enc_pool_run(&po, enc_merge_cu, &s, &log);
+	if (exact && s.all)
+		btf_merge_exact_end(s.all, &types, &copies);
 	if (!err)
 		err = btf__write_raw(s.all, false, &data, &size);
 	if (!err) {
