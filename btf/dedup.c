@@ -497,7 +497,6 @@ static void dedup_free(struct dedup *d)
 	free(d->map);
 	hypot_free(&d->w);
 	free(d->cuts);
-	free(d->fwd_cuts);
 	free(d->undo);
 	dedup_table_free(&d->tab);
 	strset__free(d->strs);
@@ -675,10 +674,9 @@ struct id_check {
 	size_t off, end;
 };
 
-/* The ids a type is or refers to, void aside: from lo to hi. */
+/* The highest id a type is or refers to. */
 struct id_span {
 	uint32_t type_cnt;
-	uint32_t lo;
 	uint32_t hi;
 };
 
@@ -688,8 +686,6 @@ static int check_id_span(uint32_t *id, void *arg)
 
 	if (*id >= sp->type_cnt)
 		return -EINVAL;
-	if (*id && *id < sp->lo)
-		sp->lo = *id;
 	if (*id > sp->hi)
 		sp->hi = *id;
 	return 0;
@@ -722,12 +718,11 @@ static void *check_ids(void *arg)
 		btf_mem_populate(d->offs + c->from - d->start_id,
 				 (c->to - c->from) * sizeof(*d->offs));
 
-	c->cuts.lo = UINT32_MAX;
 	c->cuts.gap = d->round_types / 16 ? d->round_types / 16 : 1;
 	for (id = c->from; id < c->to; id++) {
 		struct btf_type *t;
 		unsigned int kind;
-		struct id_span sp = { d->type_cnt, id, id };
+		struct id_span sp = { d->type_cnt, id };
 
 		if (c->index) {
 			long sz;
@@ -752,7 +747,7 @@ static void *check_ids(void *arg)
 			break;
 		}
 		if (d->want_cuts)
-			cut_scan_note(&c->cuts, id, sp.lo, sp.hi);
+			cut_scan_note(&c->cuts, id, sp.hi);
 		d->kinds[id] = kind;
 		d->map[id] = map_initial(d, id);
 	}
@@ -1066,8 +1061,6 @@ static int dedup_scan(struct dedup *d, uint32_t from)
 		cut_scan_join(d, &beside.cuts, idle ? &here.cuts : NULL);
 	free(beside.cuts.cuts);
 	free(here.cuts.cuts);
-	free(beside.cuts.fwd);
-	free(here.cuts.fwd);
 	return err;
 }
 
@@ -1787,6 +1780,11 @@ static int dedup_resolve_fwds(struct dedup *d)
 struct ref_walk {
 	struct dedup *d;
 	struct cand_table *tab;
+	/*
+	 * Reference kinds below this id are the other thread's: references
+	 * to them stay as they are (see dedup_refs()).
+	 */
+	uint32_t lo;
 };
 
 static int dedup_ref_type(const struct ref_walk *rw, uint32_t id);
@@ -1803,9 +1801,9 @@ static int dedup_ref_fields(uint32_t *ref, void *arg)
 }
 
 /* The comparison of a reference kind, NULL for any other kind. */
-static equal_fn ref_equal(const struct btf_type *t)
+static equal_fn ref_equal(unsigned int kind)
 {
-	switch ((enum btf_kind)btf_kind(t)) {
+	switch ((enum btf_kind)kind) {
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
@@ -1849,6 +1847,8 @@ static int dedup_ref_type(const struct ref_walk *rw, uint32_t id)
 	uint64_t h;
 	int err;
 
+	if (id < rw->lo && ref_equal(d->kinds[id]))
+		return id;
 	if (d->map[id] == ID_IN_PROGRESS)
 		return -ELOOP;
 	if (is_mapped(d, id))
@@ -1856,7 +1856,7 @@ static int dedup_ref_type(const struct ref_walk *rw, uint32_t id)
 
 	t = tp(d, id);
 	d->map[id] = ID_IN_PROGRESS;
-	equal = ref_equal(t);
+	equal = ref_equal(btf_kind(t));
 	if (!equal)
 		return -EINVAL;
 	err = btf_type_visit_type_ids(t, d->btf->layout, dedup_ref_fields, (void *)rw);
@@ -1886,20 +1886,23 @@ static int dedup_refs_run(const struct ref_walk *rw, uint32_t from, uint32_t to)
 }
 
 /*
- * Phase 4 on two threads.  At a cut (no reference crosses it: each CU of
- * the encoder's merged BTF) the walks of the two halves stay apart, and
- * in id order each visits its types as one walk over all would.  The
- * first half runs as that walk does.  The second finds its candidates
+ * Phase 4 on two threads.  At a cut (no type before it refers to it or
+ * beyond: each CU of the encoder's merged BTF) the walks of the two
+ * halves stay apart, and in id order each visits its types as one walk
+ * over all would.  The first half runs as that walk does.  The second
+ * leaves its references to the first half's reference kinds as they are
+ * (the exact merge points a CU at earlier CUs' types; STRUCTs and the
+ * other kinds of phases 2-3 are final already), and finds candidates
  * among its own types (and the base's) only: it maps each type to the
  * first of its class in the half, which one walk over all also picks
- * unless the class has a member in the first half.  Its own canonical
- * types are then looked up, in the order it found them (referred-to
- * types first), among the first half's: each that has an equal there
- * maps to it, after its references were resolved through the ones
- * mapped before.  Two classes of the second half never become one (a
- * type's class is its kind, name and referred-to classes), so that is
- * all that changes.  Types mapped to one that moved follow the map on;
- * the records of types not kept are not read again.
+ * unless the class has a member in the first half or takes in another
+ * once the references resolve.  Its own canonical types are then looked
+ * up, in the order it found them (referred-to types first, as one walk
+ * would take them), among the first half's and those of its own looked
+ * up before: each that has an equal there maps to it, after its
+ * references were resolved through the ones mapped before.  Types mapped
+ * to one that moved follow the map on; the records of types not kept are
+ * not read again.
  */
 struct ref_half {
 	struct ref_walk rw;
@@ -1938,9 +1941,12 @@ static int refs_join(struct dedup *d, const struct cand_table *second)
 		if (err)
 			return err < 0 ? err : -EINVAL;
 		/* The base was looked in by the second half already. */
-		to = find_equal_in(d, NULL, &d->tab, id, h, ref_equal(t));
+		to = find_equal_in(d, NULL, &d->tab, id, h, ref_equal(btf_kind(t)));
 		if (to != id)
 			d->map[id] = to;
+		/* Equal to a later one of the half once references resolve. */
+		else if ((err = dedup_table_add(&d->tab, h, id)))
+			return err;
 	}
 	return 0;
 }
@@ -1949,19 +1955,20 @@ static int refs_join(struct dedup *d, const struct cand_table *second)
 static uint32_t middle_cut(const struct dedup *d)
 {
 	uint32_t mid = d->start_id + (d->type_cnt - d->start_id) / 2;
+	const uint32_t *cuts = d->cuts;
 	size_t lo = 0, hi = d->cuts_cnt;
 
 	while (lo < hi) {
 		size_t m = lo + (hi - lo) / 2;
 
-		if (d->cuts[m] < mid)
+		if (cuts[m] < mid)
 			lo = m + 1;
 		else
 			hi = m;
 	}
-	if (lo == d->cuts_cnt || (lo && mid - d->cuts[lo - 1] < d->cuts[lo] - mid))
+	if (lo == d->cuts_cnt || (lo && mid - cuts[lo - 1] < cuts[lo] - mid))
 		lo--;
-	return d->cuts_cnt ? d->cuts[lo] : 0;
+	return d->cuts_cnt ? cuts[lo] : 0;
 }
 
 static int dedup_refs(struct dedup *d)
@@ -1979,6 +1986,7 @@ static int dedup_refs(struct dedup *d)
 	if (cut <= d->start_id || cut >= d->type_cnt)
 		return dedup_refs_run(&first, d->start_id, d->type_cnt);
 	second.rw.tab = &tab;
+	second.rw.lo = cut;
 	second.from = cut;
 	second.to = d->type_cnt;
 	if (pthread_create(&th, NULL, ref_half_run, &second)) {
@@ -2196,7 +2204,7 @@ again:
 			goto again;
 		}
 	}
-	if (d->fwd_cuts_cnt && !d->ahead && from == d->start_id)
+	if (d->cuts_cnt && !d->ahead && from == d->start_id)
 		err = dedup_structs_rounds(d, from);
 	else
 		err = dedup_structs_run(&d->w, from, d->type_cnt);

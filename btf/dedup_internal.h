@@ -153,16 +153,12 @@ struct dedup {
 	bool rewind;
 	bool redo;
 	/*
-	 * Phases 3 and 4 on two threads: ids where a run of types no
-	 * reference crosses begins (phase 4's halves), ascending, and the
-	 * least round of phase 3.
+	 * Phases 3 and 4 on two threads: cuts (see struct cut_scan),
+	 * ascending, and the least round of phase 3.
 	 */
 	bool want_cuts;
 	uint32_t *cuts;
 	size_t cuts_cnt;
-	/* Forward cuts (see struct cut_scan): where phase 3's rounds end. */
-	uint32_t *fwd_cuts;
-	size_t fwd_cuts_cnt;
 	uint32_t round_types;
 };
 
@@ -284,26 +280,20 @@ uint32_t view_fwd_find(const struct view *v, uint32_t id);
 int view_fwd_put(struct view *v, uint32_t id, uint32_t to);
 
 /*
- * Cuts: ids where a run of types no reference crosses begins (a CU
- * starts), found over a range of ids as check_ids() visits them
- * (dedup_rounds.c).  Forward cuts only need no type before them to refer
- * to them or beyond: a CU of the encoder's exact merge refers back to
- * the earlier CUs' types that replaced its copies, so it has no plain
- * cuts, but each CU starts at a forward cut.
+ * Cuts: ids no type before refers to or beyond (a CU starts there), found
+ * over a range of ids as check_ids() visits them (dedup_rounds.c).  Types
+ * after a cut may refer back: a CU of the encoder's exact merge refers to
+ * the earlier CUs' types that replaced its copies.
  */
 struct cut_scan {
 	uint32_t *cuts; /* candidates, ascending */
 	size_t cnt;
 	size_t cap;
-	uint32_t *fwd; /* forward cuts, ascending */
-	size_t fwd_cnt;
-	size_t fwd_cap;
 	uint32_t gap; /* the least distance between two */
 	uint32_t hi;  /* the highest id a type of the range is or refers to */
-	uint32_t lo;  /* the lowest */
 };
 
-void cut_scan_note(struct cut_scan *c, uint32_t id, uint32_t lo, uint32_t hi);
+void cut_scan_note(struct cut_scan *c, uint32_t id, uint32_t hi);
 void cut_scan_join(struct dedup *d, struct cut_scan *first, const struct cut_scan *second);
 
 /* Phase 3 over own ids [@from, type_cnt) on two threads (dedup_rounds.c). */

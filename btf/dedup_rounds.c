@@ -31,9 +31,7 @@
  * thread (docs/performance.md).
  *
  * Cuts are found as the id check visits every reference (cut_scan_*):
- * an id is a forward cut when no type before it refers to it or beyond,
- * and a cut (phase 4's halves) when also no type after it refers back
- * below it.
+ * an id is one when no type before it refers to it or beyond.
  */
 #include "dedup_internal.h"
 
@@ -44,16 +42,9 @@
 
 /* ---- cuts ---- */
 
-void cut_scan_note(struct cut_scan *c, uint32_t id, uint32_t lo, uint32_t hi)
+void cut_scan_note(struct cut_scan *c, uint32_t id, uint32_t hi)
 {
 	uint32_t *top;
-
-	/* @id is a forward cut if no type before it in the range refers to it or beyond. */
-	if (c->hi < id && (!c->fwd_cnt || id - c->fwd[c->fwd_cnt - 1] >= c->gap)) {
-		top = log_push((void **)&c->fwd, &c->fwd_cnt, &c->fwd_cap, sizeof(*top));
-		if (top)
-			*top = id;
-	}
 
 	/* @id is a cut if no type before it in the range refers to it or beyond. */
 	if (c->hi < id && (!c->cnt || id - c->cuts[c->cnt - 1] >= c->gap)) {
@@ -62,60 +53,25 @@ void cut_scan_note(struct cut_scan *c, uint32_t id, uint32_t lo, uint32_t hi)
 		if (top)
 			*top = id;
 	}
-	/* Type @id refers back to @lo: no cut in (lo, id]. */
-	while (c->cnt && c->cuts[c->cnt - 1] > lo)
-		c->cnt--;
 	if (hi > c->hi)
 		c->hi = hi;
-	if (lo < c->lo)
-		c->lo = lo;
-}
-
-/* The second half's forward cuts above everything the first refers to. */
-static void fwd_cuts_join(struct dedup *d, const struct cut_scan *first,
-			  const struct cut_scan *second)
-{
-	size_t skip = 0, n;
-
-	while (second && skip < second->fwd_cnt && second->fwd[skip] <= first->hi)
-		skip++;
-	n = first->fwd_cnt + (second ? second->fwd_cnt - skip : 0);
-	free(d->fwd_cuts);
-	d->fwd_cuts_cnt = 0;
-	d->fwd_cuts = malloc((n ? n : 1) * sizeof(*d->fwd_cuts));
-	/* Without memory, no rounds: phase 3 on one thread. */
-	if (!d->fwd_cuts)
-		return;
-	if (first->fwd_cnt)
-		memcpy(d->fwd_cuts, first->fwd, first->fwd_cnt * sizeof(*d->fwd_cuts));
-	if (second && second->fwd_cnt > skip)
-		memcpy(d->fwd_cuts + first->fwd_cnt, second->fwd + skip,
-		       (second->fwd_cnt - skip) * sizeof(*d->fwd_cuts));
-	d->fwd_cuts_cnt = n;
 }
 
 /*
- * The cuts of two halves of the ids, into d->cuts: the first's must lie
- * below everything the second refers to, the second's above everything
- * the first does.  Forward cuts into d->fwd_cuts.
+ * The cuts of two halves of the ids, into d->cuts: the second's above
+ * everything the first refers to.
  */
 void cut_scan_join(struct dedup *d, struct cut_scan *first, const struct cut_scan *second)
 {
 	size_t skip = 0, n;
 
-	fwd_cuts_join(d, first, second);
-
-	if (second) {
-		while (first->cnt && first->cuts[first->cnt - 1] > second->lo)
-			first->cnt--;
-		while (skip < second->cnt && second->cuts[skip] <= first->hi)
-			skip++;
-	}
+	while (second && skip < second->cnt && second->cuts[skip] <= first->hi)
+		skip++;
 	n = first->cnt + (second ? second->cnt - skip : 0);
 	free(d->cuts);
 	d->cuts_cnt = 0;
 	d->cuts = malloc((n ? n : 1) * sizeof(*d->cuts));
-	/* Without memory, no cuts: phase 3 on one thread. */
+	/* Without memory, no cuts: phases 3 and 4 on one thread. */
 	if (!d->cuts)
 		return;
 	if (first->cnt)
@@ -542,14 +498,14 @@ static void fwd_roots_mark(struct dedup *d, uint32_t from, bool on)
 int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 {
 	struct rounds r = { .d = d, .wb = { .d = d } };
-	const uint32_t *cuts = d->fwd_cuts;
+	const uint32_t *cuts = d->cuts;
 	size_t cut = 0;
 	unsigned int slow = 0;
 	double t0, t1, t2;
 	int err = 0;
 
 	/* No round: no cut a round's work beyond. */
-	if (!d->fwd_cuts_cnt || cuts[d->fwd_cuts_cnt - 1] < (uint64_t)pos + d->round_types)
+	if (!d->cuts_cnt || cuts[d->cuts_cnt - 1] < (uint64_t)pos + d->round_types)
 		goto alone;
 	if (hypot_reserve(&r.wb, d->type_cnt) || pthread_mutex_init(&r.mu, NULL))
 		goto alone;
@@ -569,9 +525,9 @@ int dedup_structs_rounds(struct dedup *d, uint32_t pos)
 	d->w.v = &r.va;
 	r.wb.v = &r.vb;
 	for (;;) {
-		while (cut < d->fwd_cuts_cnt && cuts[cut] < (uint64_t)pos + d->round_types)
+		while (cut < d->cuts_cnt && cuts[cut] < (uint64_t)pos + d->round_types)
 			cut++;
-		if (cut == d->fwd_cuts_cnt)
+		if (cut == d->cuts_cnt)
 			break;
 		view_reset(&r.va, pos);
 		view_reset(&r.vb, cuts[cut]);
