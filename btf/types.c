@@ -952,6 +952,11 @@ struct add_btf_ctx {
 	struct btf_off_map *base_map; /* the same for the base's strings, or NULL */
 	/* Or: the base's strings are dst's too; each one in use gets its bit. */
 	uint64_t *base_seen;
+	/*
+	 * The bits set for the types appended only: a copy left out has the
+	 * names of the type it is a copy of (add_btf_exact()).
+	 */
+	bool marks_later;
 };
 
 static size_t off_slot(const struct btf_off_map *m, uint32_t key)
@@ -1070,7 +1075,8 @@ static int remap_str(uint32_t *off, void *arg)
 	if (!*off)
 		return 0;
 	if (c->base_seen && *off < c->src->start_str_off) {
-		c->base_seen[*off / 64] |= 1ull << (*off % 64);
+		if (!c->marks_later)
+			c->base_seen[*off / 64] |= 1ull << (*off % 64);
 		return 0;
 	}
 	if (cached && c->str_map[own]) {
@@ -1145,9 +1151,22 @@ static int append_record(struct add_btf_ctx *c, const struct btf_type *st, long 
 	return 0;
 }
 
+/* The bit of a base string in use (remap_str() with marks_later). */
+static int mark_base_str(uint32_t *off, void *arg)
+{
+	struct add_btf_ctx *c = arg;
+
+	if (*off && *off < c->src->start_str_off)
+		c->base_seen[*off / 64] |= 1ull << (*off % 64);
+	return 0;
+}
+
 /*
  * The source's records with their names mapped go to exact.c's buffer
  * first; the types that are no copy of an earlier merge's then follow.
+ * Only their base strings are marked in use: the names a copy has are
+ * its original's (an own string never maps below the base's end, so a
+ * base offset in a copy is one in its original), marked with it.
  */
 static int add_btf_exact(struct add_btf_ctx *c)
 {
@@ -1162,6 +1181,7 @@ static int add_btf_exact(struct add_btf_ctx *c)
 
 	if (!recs)
 		return -ENOMEM;
+	c->marks_later = c->base_seen;
 	for (i = 0; i < src->nr_types; i++) {
 		const struct btf_type *st = btf__type_by_id(src, src->start_id + i);
 
@@ -1189,6 +1209,9 @@ static int add_btf_exact(struct add_btf_ctx *c)
 		if (c->id_map[i] < first_id)
 			continue;
 		err = append_record(c, t, offs[i + 1] - offs[i], true);
+		if (!err && c->base_seen)
+			err = btf_type_visit_str_offs((struct btf_type *)t, src->layout,
+						      mark_base_str, c);
 		if (err)
 			return err;
 	}
