@@ -33,8 +33,8 @@
  *    first replaced by their canonical ids, then the type is compared
  *    exactly (ids included).  C has no cycle that avoids a struct, and
  *    structs are final by now, so the recursion ends.  Where a cut
- *    splits the ids (no reference crosses it either way), the two halves
- *    run on two threads, with the same result (dedup_refs()).
+ *    splits the ids (no type before it refers to it or beyond), the two
+ *    halves run on two threads, with the same result (dedup_refs()).
  * 5. Compaction: canonical types are kept in their original order.
  * 6. Remapping: every id field is rewritten to the kept type's new id.
  *
@@ -1940,8 +1940,8 @@ static int refs_join(struct dedup *d, const struct cand_table *second)
 		err = type_hash(d, t, &h);
 		if (err)
 			return err < 0 ? err : -EINVAL;
-		/* The base was looked in by the second half already. */
-		to = find_equal_in(d, NULL, &d->tab, id, h, ref_equal(btf_kind(t)));
+		/* The base too: the second half compared unresolved references. */
+		to = find_equal_in(d, d->base_tab, &d->tab, id, h, ref_equal(btf_kind(t)));
 		if (to != id)
 			d->map[id] = to;
 		/* Equal to a later one of the half once references resolve. */
