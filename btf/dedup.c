@@ -1955,20 +1955,19 @@ static int refs_join(struct dedup *d, const struct cand_table *second)
 static uint32_t middle_cut(const struct dedup *d)
 {
 	uint32_t mid = d->start_id + (d->type_cnt - d->start_id) / 2;
-	const uint32_t *cuts = d->cuts;
 	size_t lo = 0, hi = d->cuts_cnt;
 
 	while (lo < hi) {
 		size_t m = lo + (hi - lo) / 2;
 
-		if (cuts[m] < mid)
+		if (d->cuts[m] < mid)
 			lo = m + 1;
 		else
 			hi = m;
 	}
-	if (lo == d->cuts_cnt || (lo && mid - cuts[lo - 1] < cuts[lo] - mid))
+	if (lo == d->cuts_cnt || (lo && mid - d->cuts[lo - 1] < d->cuts[lo] - mid))
 		lo--;
-	return d->cuts_cnt ? cuts[lo] : 0;
+	return d->cuts_cnt ? d->cuts[lo] : 0;
 }
 
 static int dedup_refs(struct dedup *d)

@@ -1065,6 +1065,16 @@ long btf_merge_str_cached(struct btf *dst, const struct btf *src, uint32_t off,
 	return new_off;
 }
 
+/* The bit of a base string in use (c->base_seen). */
+static int mark_base_str(uint32_t *off, void *arg)
+{
+	struct add_btf_ctx *c = arg;
+
+	if (*off && *off < c->src->start_str_off)
+		c->base_seen[*off / 64] |= 1ull << (*off % 64);
+	return 0;
+}
+
 static int remap_str(uint32_t *off, void *arg)
 {
 	struct add_btf_ctx *c = arg;
@@ -1076,7 +1086,7 @@ static int remap_str(uint32_t *off, void *arg)
 		return 0;
 	if (c->base_seen && *off < c->src->start_str_off) {
 		if (!c->marks_later)
-			c->base_seen[*off / 64] |= 1ull << (*off % 64);
+			mark_base_str(off, c);
 		return 0;
 	}
 	if (cached && c->str_map[own]) {
@@ -1148,16 +1158,6 @@ static int append_record(struct add_btf_ctx *c, const struct btf_type *st, long 
 		dst->type_offs[dst->nr_types] = dst->types_len;
 	dst->nr_types++;
 	dst->types_len += sz;
-	return 0;
-}
-
-/* The bit of a base string in use (remap_str() with marks_later). */
-static int mark_base_str(uint32_t *off, void *arg)
-{
-	struct add_btf_ctx *c = arg;
-
-	if (*off && *off < c->src->start_str_off)
-		c->base_seen[*off / 64] |= 1ull << (*off % 64);
 	return 0;
 }
 

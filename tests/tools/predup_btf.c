@@ -34,11 +34,10 @@ int main(int argc, char **argv)
 	struct enc_pool_opts po = { .dw = &dw };
 	size_t size;
 	void *data;
-	FILE *f;
-	int err;
-
 	uint64_t types, copies;
 	bool exact;
+	FILE *f;
+	int err;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: predup_btf FILE OUT [JOBS [exact]]\n");
